@@ -1,0 +1,236 @@
+//! The command line: argument definitions and the commands they run.
+
+use crate::engine::Engine;
+use crate::grid::read_inputs;
+use crate::lang::library::{RuleSources, RulesError};
+use crate::lang::program::Program;
+use crate::report;
+use crate::solver::{Verdict, solve_logic};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Exit code: everything solved (or the rules checked out).
+pub const EXIT_OK: i32 = 0;
+/// Exit code: some puzzle was not solved (stalled, contradiction, no
+/// solution), or `check` found errors in the rules.
+pub const EXIT_UNSOLVED: i32 = 1;
+/// Exit code: invalid input (a bad puzzle, an unreadable file, bad rules
+/// given to `solve`, or bad arguments).
+pub const EXIT_INVALID: i32 = 2;
+
+const EXIT_CODES: &str = "Exit codes:
+  0  every puzzle solved (check: the rules are valid)
+  1  some puzzle not solved: stalled, contradiction (check: the rules have errors)
+  2  invalid input: a bad puzzle or unreadable file, bad rules, bad arguments";
+
+/// sudolog: a Sudoku solver that is a Datalog engine.
+#[derive(Parser, Debug)]
+#[command(version, about, after_help = EXIT_CODES)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Solve the puzzles in one or more files ("-" reads standard input).
+    #[command(after_help = EXIT_CODES)]
+    Solve(SolveArgs),
+    /// Parse and check a rule set, and list its relations and rules.
+    #[command(after_help = EXIT_CODES)]
+    Check(RuleArgs),
+}
+
+/// Which rules to use.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RuleArgs {
+    /// Use the .dl files in DIR instead of the built-in rule library.
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+    /// Add a rule file to the rule set (repeatable).
+    #[arg(long = "rules-add", value_name = "FILE")]
+    pub rules_add: Vec<PathBuf>,
+}
+
+/// Output formats of `solve`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// The grid, and pencil marks when the rules stall.
+    #[default]
+    Grid,
+    /// Exactly one line per puzzle: the solution, or `# why not`.
+    Line,
+    /// One JSON object per puzzle, one per line.
+    Json,
+}
+
+/// Arguments of `solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Puzzle files ("-" for standard input).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Print statistics per puzzle (grid format) and a summary on stderr.
+    #[arg(long)]
+    pub stats: bool,
+    /// The rule set.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                EXIT_INVALID
+            } else {
+                EXIT_OK
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Solve(args) => solve(&args),
+        Command::Check(args) => check(&args),
+    };
+    match result {
+        Ok(code) => code,
+        // A closed pipe (`| head`) is not an error worth a message.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(e) => {
+            eprintln!("sudolog: cannot write the output: {e}");
+            EXIT_INVALID
+        }
+    }
+}
+
+/// Loads the rule set the arguments name.
+pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
+    let mut sources = match &args.rules {
+        Some(dir) => RuleSources::from_dir(dir)?,
+        None => RuleSources::standard(),
+    };
+    for f in &args.rules_add {
+        sources.add_file(f)?;
+    }
+    sources.load()
+}
+
+fn print_rules_error(e: &RulesError) {
+    eprint!("{e}");
+    if matches!(e, RulesError::Io(_)) {
+        eprintln!();
+    }
+}
+
+fn check(args: &RuleArgs) -> io::Result<i32> {
+    let program = match load_rules(args) {
+        Ok(p) => p,
+        Err(e) => {
+            print_rules_error(&e);
+            return Ok(match e {
+                RulesError::Io(_) => EXIT_INVALID,
+                RulesError::Invalid(_) => EXIT_UNSOLVED,
+            });
+        }
+    };
+    let listing = report::rule_listing(&program);
+    match Engine::new(program) {
+        Ok(_) => {
+            io::stdout().write_all(listing.as_bytes())?;
+            Ok(EXIT_OK)
+        }
+        Err(d) => {
+            eprint!("{d}");
+            Ok(EXIT_UNSOLVED)
+        }
+    }
+}
+
+fn solve(args: &SolveArgs) -> io::Result<i32> {
+    let program = match load_rules(&args.rules) {
+        Ok(p) => p,
+        Err(e) => {
+            print_rules_error(&e);
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let engine = match Engine::new(program) {
+        Ok(e) => e,
+        Err(d) => {
+            eprint!("{d}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let started = Instant::now();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let (mut total, mut solved, mut unsolved, mut invalid) = (0usize, 0usize, 0usize, 0usize);
+    for (i, item) in read_inputs(&args.files).enumerate() {
+        let index = i + 1;
+        total += 1;
+        match item {
+            Err(e) => {
+                invalid += 1;
+                match args.format {
+                    Format::Line => writeln!(out, "{}", report::error_line(&e))?,
+                    Format::Grid => writeln!(out, "{}", report::grid_error(index, &e))?,
+                    Format::Json => writeln!(out, "{}", report::json_error(index, &e))?,
+                }
+                eprintln!("{e}");
+            }
+            Ok(puzzle) => {
+                let outcome = solve_logic(&engine, &puzzle);
+                if outcome.verdict == Verdict::Solved {
+                    solved += 1;
+                } else {
+                    unsolved += 1;
+                }
+                match args.format {
+                    Format::Line => writeln!(out, "{}", report::line(&outcome, &puzzle))?,
+                    Format::Json => writeln!(
+                        out,
+                        "{}",
+                        report::json(index, &outcome, &puzzle, engine.program())
+                    )?,
+                    Format::Grid => {
+                        write!(out, "{}", report::grid(index, &outcome, &puzzle))?;
+                        if args.stats {
+                            let s = &outcome.stats;
+                            writeln!(
+                                out,
+                                "# stats: {} steps, {} facts derived, {} placed, {} eliminated, {} us",
+                                s.steps, s.derived, s.placed, s.eliminated, s.micros
+                            )?;
+                        }
+                        writeln!(out)?;
+                    }
+                }
+            }
+        }
+    }
+    out.flush()?;
+    if args.stats {
+        let secs = started.elapsed().as_secs_f64();
+        eprintln!(
+            "{total} puzzles: {solved} solved, {unsolved} not solved, {invalid} invalid in {secs:.3} s ({:.0} puzzles/s)",
+            total as f64 / secs.max(1e-9)
+        );
+    }
+    Ok(if invalid > 0 {
+        EXIT_INVALID
+    } else if unsolved > 0 {
+        EXIT_UNSOLVED
+    } else {
+        EXIT_OK
+    })
+}

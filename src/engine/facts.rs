@@ -1,0 +1,68 @@
+//! The base facts of the built-in relations: the grid's geometry as
+//! relations, and the puzzle's givens.
+
+use super::tuple::{Tuple, flat};
+use crate::grid::Geometry;
+use crate::lang::program::{Builtin, Value, cell_value};
+use crate::lang::symbols::Symbols;
+
+/// Unit kinds in the order of [`Symbols::unit`]: rows, columns, boxes.
+const KINDS: usize = 3;
+
+/// The unit of `kind` (0 row, 1 column, 2 box) that a cell belongs to, 1-based.
+fn unit_index(g: &Geometry, row: usize, col: usize, kind: usize) -> usize {
+    match kind {
+        0 => row + 1,
+        1 => col + 1,
+        _ => (row / g.box_size) * g.box_size + col / g.box_size + 1,
+    }
+}
+
+/// The facts of a built-in relation for a grid (and, for `given`, a
+/// puzzle's cells: 0 empty, else the digit). Relations without base facts
+/// (`placed`, `eliminated`, `contradiction`) get none.
+pub fn base_facts(which: Builtin, g: &Geometry, symbols: &Symbols, cells: &[u8]) -> Vec<Tuple> {
+    let n = g.n;
+    let coords = || (0..n).flat_map(move |r| (0..n).map(move |c| (r, c)));
+    let v = |x: usize| x as Value;
+    let mut out: Vec<Tuple> = match which {
+        Builtin::Cell => coords().map(|(r, c)| flat(&[cell_value(r, c)])).collect(),
+        Builtin::Digit => (1..=n).map(|d| flat(&[v(d)])).collect(),
+        Builtin::Size => vec![flat(&[v(n)])],
+        Builtin::BoxWidth => vec![flat(&[v(g.box_size)])],
+        Builtin::Row => coords()
+            .map(|(r, c)| flat(&[cell_value(r, c), v(r + 1)]))
+            .collect(),
+        Builtin::Col => coords()
+            .map(|(r, c)| flat(&[cell_value(r, c), v(c + 1)]))
+            .collect(),
+        Builtin::Box => coords()
+            .map(|(r, c)| flat(&[cell_value(r, c), v(unit_index(g, r, c, 2))]))
+            .collect(),
+        Builtin::Unit => (0..KINDS)
+            .flat_map(|k| (1..=n).map(move |i| (k, i)))
+            .map(|(k, i)| flat(&[symbols.unit(k, i)]))
+            .collect(),
+        Builtin::InUnit => coords()
+            .flat_map(|(r, c)| {
+                (0..KINDS).map(move |k| {
+                    flat(&[cell_value(r, c), symbols.unit(k, unit_index(g, r, c, k))])
+                })
+            })
+            .collect(),
+        Builtin::UnitKind => (0..KINDS)
+            .flat_map(|k| (1..=n).map(move |i| (k, i)))
+            .map(|(k, i)| flat(&[symbols.unit(k, i), symbols.unit_kind(k)]))
+            .collect(),
+        Builtin::Given => coords()
+            .filter_map(|(r, c)| {
+                let d = *cells.get(r * n + c)?;
+                (d != 0).then(|| flat(&[cell_value(r, c), v(d as usize)]))
+            })
+            .collect(),
+        Builtin::Placed | Builtin::Eliminated | Builtin::Contradiction => Vec::new(),
+    };
+    out.sort_unstable();
+    out.dedup();
+    out
+}

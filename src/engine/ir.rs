@@ -1,0 +1,255 @@
+//! Lowering a checked program into what the engine evaluates: conjunctive
+//! rules over relations, and threshold counts turned into three relations
+//! each (DESIGN.md, "threshold counts are incremental"):
+//!
+//! - `seed` holds the groups a count is asked about (the rule's other atoms
+//!   projected on the variables the count shares with them);
+//! - the count's body, joined with `seed`, yields distinct `(group, local)`
+//!   tuples, each of which bumps its group's counter once;
+//! - `reached` receives a group when its counter reaches the bound, and the
+//!   rule reads `reached` like any other atom.
+
+use crate::lang::ast::CmpOp;
+use crate::lang::check::body_relations;
+use crate::lang::program::{Arg, Atom, Expr, Literal, Program, RelId, VarId};
+
+/// What an engine relation stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RelOrigin {
+    /// A relation of the program (same id).
+    Program,
+    /// The groups of aggregate `n`.
+    Seed(usize),
+    /// The groups of aggregate `n` whose count reached the bound.
+    Reached(usize),
+}
+
+/// A relation as the engine sees it.
+#[derive(Clone, Debug)]
+pub struct ERel {
+    /// Name, for debugging and reports.
+    pub name: String,
+    /// Number of columns.
+    pub arity: usize,
+    /// Lives in the fixpoint (depends on the state).
+    pub dynamic: bool,
+    /// Depends on the givens.
+    pub per_puzzle: bool,
+    /// Where it comes from.
+    pub origin: RelOrigin,
+}
+
+/// A conjunctive rule: positive atoms, negations of static relations and
+/// comparisons (an `=` with one unbound variable assigns it).
+#[derive(Clone, Debug)]
+pub struct ERule {
+    /// The program rule it comes from (for provenance); `None` for the
+    /// synthetic rules that fill seeds.
+    pub source_rule: Option<usize>,
+    /// Head relation (engine id).
+    pub head: RelId,
+    /// Head columns.
+    pub head_args: Vec<Expr>,
+    /// Positive atoms.
+    pub atoms: Vec<Atom>,
+    /// Negated atoms.
+    pub negs: Vec<Atom>,
+    /// Comparisons and assignments.
+    pub cmps: Vec<(Expr, CmpOp, Expr)>,
+    /// Number of variables (ids are the program rule's).
+    pub nvars: usize,
+}
+
+/// A count, evaluated incrementally.
+#[derive(Clone, Debug)]
+pub struct AggDef {
+    /// Relation of the groups asked about; its columns are `key`.
+    pub seed: RelId,
+    /// The body: the seed atom first, then the count's literals, producing
+    /// `key ++ local`.
+    pub body: ERule,
+    /// The group variables (seed columns).
+    pub key: Vec<VarId>,
+    /// The counted variables.
+    pub local: Vec<VarId>,
+    /// The comparison; `>=`/`>` are incremental, others wait for the
+    /// counts to be complete (only over static relations).
+    pub op: CmpOp,
+    /// The bound, over `key` variables.
+    pub bound: Expr,
+    /// Relation receiving groups that satisfy the comparison.
+    pub reached: RelId,
+}
+
+/// The lowered program.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    /// Program relations (same ids) then synthetic ones.
+    pub rels: Vec<ERel>,
+    /// Conjunctive rules.
+    pub rules: Vec<ERule>,
+    /// Counts.
+    pub aggs: Vec<AggDef>,
+}
+
+/// Lowers a checked program.
+pub fn lower(program: &Program) -> Lowered {
+    let mut out = Lowered {
+        rels: program
+            .relations
+            .iter()
+            .map(|r| ERel {
+                name: r.name.clone(),
+                arity: r.arity(),
+                dynamic: r.dynamic,
+                per_puzzle: r.per_puzzle,
+                origin: RelOrigin::Program,
+            })
+            .collect(),
+        rules: Vec::new(),
+        aggs: Vec::new(),
+    };
+    for rule in &program.rules {
+        lower_rule(rule, &mut out);
+    }
+    out
+}
+
+fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
+    let nvars = rule.var_names.len();
+    let mut atoms = Vec::new();
+    let mut negs = Vec::new();
+    let mut cmps = Vec::new();
+    let mut counts = Vec::new();
+    for lit in &rule.body {
+        match lit {
+            Literal::Atom(a) => atoms.push(a.clone()),
+            Literal::Neg(a) => negs.push(a.clone()),
+            Literal::Cmp(a, op, b, _) => cmps.push((a.clone(), *op, b.clone())),
+            Literal::Count(agg) => counts.push(agg),
+        }
+    }
+    let outer_vars = {
+        let mut vs = Vec::new();
+        for a in &atoms {
+            atom_vars(a, &mut vs);
+        }
+        for (a, _, b) in &cmps {
+            a.vars(&mut vs);
+            b.vars(&mut vs);
+        }
+        vs.sort_unstable();
+        vs.dedup();
+        vs
+    };
+    let mut main_atoms = Vec::new();
+    let mut covered = false;
+    for agg in counts {
+        let mut key: Vec<VarId> = agg.group.clone();
+        let mut bvars = Vec::new();
+        agg.bound.vars(&mut bvars);
+        for v in bvars {
+            if !key.contains(&v) {
+                key.push(v);
+            }
+        }
+        let outer_dynamic = atoms.iter().any(|a| out.rels[a.rel].dynamic);
+        let outer_per_puzzle = atoms.iter().any(|a| out.rels[a.rel].per_puzzle);
+        let agg_id = out.aggs.len();
+        let seed = out.rels.len();
+        out.rels.push(ERel {
+            name: format!("seed#{agg_id}"),
+            arity: key.len(),
+            dynamic: outer_dynamic,
+            per_puzzle: outer_per_puzzle,
+            origin: RelOrigin::Seed(agg_id),
+        });
+        out.rules.push(ERule {
+            source_rule: None,
+            head: seed,
+            head_args: key.iter().map(|&v| Expr::Var(v)).collect(),
+            atoms: atoms.clone(),
+            negs: negs.clone(),
+            cmps: cmps.clone(),
+            nvars,
+        });
+        let mut inner = ERule {
+            source_rule: None,
+            head: usize::MAX,
+            head_args: key
+                .iter()
+                .chain(agg.local.iter())
+                .map(|&v| Expr::Var(v))
+                .collect(),
+            atoms: vec![Atom {
+                rel: seed,
+                args: key.iter().map(|&v| Arg::Var(v)).collect(),
+                span: agg.span,
+            }],
+            negs: Vec::new(),
+            cmps: Vec::new(),
+            nvars,
+        };
+        for lit in &agg.body {
+            match lit {
+                Literal::Atom(a) => inner.atoms.push(a.clone()),
+                Literal::Neg(a) => inner.negs.push(a.clone()),
+                Literal::Cmp(a, op, b, _) => inner.cmps.push((a.clone(), *op, b.clone())),
+                Literal::Count(_) => {} // rejected by the checker
+            }
+        }
+        let mut deps = Vec::new();
+        body_relations(&agg.body, &mut deps);
+        let reached = out.rels.len();
+        out.rels.push(ERel {
+            name: format!("reached#{agg_id}"),
+            arity: key.len(),
+            dynamic: outer_dynamic || deps.iter().any(|(r, _)| out.rels[*r].dynamic),
+            per_puzzle: outer_per_puzzle || deps.iter().any(|(r, _)| out.rels[*r].per_puzzle),
+            origin: RelOrigin::Reached(agg_id),
+        });
+        if outer_vars.iter().all(|v| key.contains(v)) {
+            // The seed already holds every binding of the other atoms.
+            covered = true;
+        }
+        main_atoms.push(Atom {
+            rel: reached,
+            args: key.iter().map(|&v| Arg::Var(v)).collect(),
+            span: agg.span,
+        });
+        out.aggs.push(AggDef {
+            seed,
+            body: inner,
+            key,
+            local: agg.local.clone(),
+            op: agg.op,
+            bound: agg.bound.clone(),
+            reached,
+        });
+    }
+    let single_count = main_atoms.len() == 1;
+    if !(covered && single_count) {
+        main_atoms.extend(atoms);
+    } else {
+        negs.clear();
+        cmps.clear();
+    }
+    out.rules.push(ERule {
+        source_rule: Some(rule.id),
+        head: rule.head_rel,
+        head_args: rule.head.clone(),
+        atoms: main_atoms,
+        negs,
+        cmps,
+        nvars,
+    });
+}
+
+/// Appends the variables an atom binds.
+pub fn atom_vars(a: &Atom, out: &mut Vec<VarId>) {
+    for arg in &a.args {
+        if let Arg::Var(v) = arg {
+            out.push(*v);
+        }
+    }
+}

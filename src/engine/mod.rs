@@ -1,0 +1,442 @@
+//! The evaluator: a checked program compiled once into datafrog plans, run
+//! per puzzle as one semi-naive fixpoint.
+//!
+//! Static relations (geometry, and whatever rules derive from it without
+//! looking at the state) are evaluated stratum by stratum, once per grid
+//! size, and cached; those that read the givens once per puzzle. The state
+//! (`placed`, `eliminated`, and everything that depends on them) lives in
+//! one [`Store`], which the branching layer can fork.
+
+pub mod facts;
+pub mod ir;
+pub mod plan;
+pub mod store;
+pub mod tuple;
+
+use crate::grid::Geometry;
+use crate::lang::diag::{Diagnostic, Diagnostics};
+use crate::lang::graph::sccs;
+use crate::lang::program::{Builtin, Program, RelId, Value, cell_coords, cell_value};
+use ir::Lowered;
+use plan::{Indexes, Plan, PlanError};
+use std::sync::{Arc, OnceLock};
+pub use store::{FactOrigin, RunEnd, Statics, Store};
+use tuple::{Tuple, flat, slot};
+
+/// Derived tuples after which a solve is stopped as runaway (rules that
+/// generate values without end).
+pub const DEFAULT_FACT_LIMIT: u64 = 20_000_000;
+
+/// One static stratum, ready to run.
+struct StaticStage {
+    plan: Plan,
+    members: Vec<RelId>,
+    per_puzzle: bool,
+}
+
+/// A rule set compiled for evaluation. Shareable across threads; each
+/// puzzle gets its own [`Solve`].
+pub struct Engine {
+    program: Arc<Program>,
+    lowered: Lowered,
+    indexes: Indexes,
+    stages: Vec<StaticStage>,
+    dynamic: Plan,
+    geometry_cache: [OnceLock<Arc<Statics>>; 4],
+    placed: usize,
+    eliminated: usize,
+    contradiction: usize,
+    /// Whether to record the provenance of derived facts.
+    pub provenance: bool,
+    /// Derived-tuple limit per puzzle.
+    pub fact_limit: u64,
+}
+
+impl Engine {
+    /// Compiles a checked program.
+    pub fn new(program: Program) -> Result<Engine, Diagnostics> {
+        let lowered = ir::lower(&program);
+        let mut indexes = Indexes::default();
+        let to_diag = |e: PlanError| Diagnostics {
+            items: vec![
+                Diagnostic::new(
+                    e.rule
+                        .and_then(|r| program.rules.get(r))
+                        .map(|r| r.span)
+                        .unwrap_or_default(),
+                    format!("this rule cannot be planned: {}", e.message),
+                )
+                .help("split the rule into smaller rules through a relation of your own"),
+            ],
+            sources: program.sources.clone(),
+        };
+        let has_base = |r: RelId| {
+            program.relations.get(r).is_some_and(|rel| {
+                matches!(
+                    rel.builtin,
+                    Some(Builtin::Unit | Builtin::InUnit | Builtin::UnitKind)
+                )
+            })
+        };
+        // Static strata over engine relations (synthetic ones included).
+        let n = lowered.rels.len();
+        let mut edges = vec![Vec::new(); n];
+        let mut defined = vec![false; n];
+        for r in &lowered.rules {
+            if lowered.rels[r.head].dynamic {
+                continue;
+            }
+            defined[r.head] = true;
+            for a in r.atoms.iter().chain(r.negs.iter()) {
+                edges[a.rel].push(r.head);
+            }
+        }
+        for a in &lowered.aggs {
+            if lowered.rels[a.reached].dynamic {
+                continue;
+            }
+            defined[a.reached] = true;
+            for at in a.body.atoms.iter().chain(a.body.negs.iter()) {
+                edges[at.rel].push(a.reached);
+            }
+        }
+        let mut stages = Vec::new();
+        for scc in sccs(&edges).into_iter().rev() {
+            let members: Vec<RelId> = scc
+                .into_iter()
+                .filter(|&r| !lowered.rels[r].dynamic && defined[r])
+                .collect();
+            if members.is_empty() {
+                continue;
+            }
+            let plan =
+                plan::compile(&lowered, &members, &mut indexes, &has_base).map_err(to_diag)?;
+            let per_puzzle = members.iter().any(|&r| lowered.rels[r].per_puzzle);
+            stages.push(StaticStage {
+                plan,
+                members,
+                per_puzzle,
+            });
+        }
+        let dynamic_members: Vec<RelId> = (0..n).filter(|&r| lowered.rels[r].dynamic).collect();
+        let dynamic =
+            plan::compile(&lowered, &dynamic_members, &mut indexes, &|_| false).map_err(to_diag)?;
+        let var_of = |b: Builtin| dynamic.rel_var.get(&program.builtin(b)).copied();
+        let (Some(placed), Some(eliminated), Some(contradiction)) = (
+            var_of(Builtin::Placed),
+            var_of(Builtin::Eliminated),
+            var_of(Builtin::Contradiction),
+        ) else {
+            return Err(to_diag(PlanError {
+                rule: None,
+                message: "the state relations are missing from the fixpoint".into(),
+            }));
+        };
+        Ok(Engine {
+            program: Arc::new(program),
+            lowered,
+            indexes,
+            stages,
+            dynamic,
+            geometry_cache: Default::default(),
+            placed,
+            eliminated,
+            contradiction,
+            provenance: true,
+            fact_limit: DEFAULT_FACT_LIMIT,
+        })
+    }
+
+    /// The checked program this engine runs.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// The number of datafrog variables and operators of the fixpoint (for
+    /// `check` and benchmarks).
+    pub fn plan_size(&self) -> (usize, usize) {
+        (self.dynamic.vars.len(), self.dynamic.ops.len())
+    }
+
+    fn base_facts(&self, rel: RelId, g: &Geometry, cells: &[u8]) -> Vec<Tuple> {
+        match self.program.relations.get(rel).and_then(|r| r.builtin) {
+            Some(b) => facts::base_facts(b, g, &self.program.symbols, cells),
+            None => Vec::new(),
+        }
+    }
+
+    /// Builds every index whose relation is complete.
+    fn build_indexes(&self, st: &mut Statics) {
+        st.indexes.resize(self.indexes.specs.len(), None);
+        for (id, spec) in self.indexes.specs.iter().enumerate() {
+            if st.indexes[id].is_some() {
+                continue;
+            }
+            if let Some(Some(rel)) = st.rels.get(spec.rel) {
+                let v: Vec<Tuple> = rel
+                    .iter()
+                    .filter(|t| spec.accepts(t))
+                    .map(|t| spec.layout(t))
+                    .collect();
+                st.indexes[id] = Some(Arc::new(v.into()));
+            }
+        }
+    }
+
+    fn run_stages(&self, st: &mut Statics, g: &Geometry, cells: &[u8], per_puzzle: bool) {
+        for stage in self.stages.iter().filter(|s| s.per_puzzle == per_puzzle) {
+            self.build_indexes(st);
+            let base = |r: RelId| self.base_facts(r, g, cells);
+            let mut store = Store::new(&stage.plan, st, &base, false);
+            // Static strata have no contradiction to watch; a runaway is
+            // cut by the fact limit and leaves the relation as far as it got.
+            store.run(&stage.plan, st, None, self.fact_limit);
+            for &m in &stage.members {
+                let var = stage.plan.rel_var[&m];
+                st.rels[m] = Some(Arc::new(store.tuples(var).into()));
+            }
+        }
+        self.build_indexes(st);
+    }
+
+    /// Static relations for a grid size, computed once and cached.
+    fn geometry_statics(&self, g: &Geometry) -> Arc<Statics> {
+        let slot = g.box_size.saturating_sub(2).min(3);
+        self.geometry_cache[slot]
+            .get_or_init(|| {
+                let mut st = Statics {
+                    rels: vec![None; self.lowered.rels.len()],
+                    indexes: Vec::new(),
+                };
+                for (id, rel) in self.program.relations.iter().enumerate() {
+                    if rel.builtin.is_some() && !rel.dynamic && !rel.per_puzzle {
+                        let defined = self.stages.iter().any(|s| s.members.contains(&id));
+                        if !defined {
+                            st.rels[id] = Some(Arc::new(self.base_facts(id, g, &[]).into()));
+                        }
+                    }
+                }
+                self.run_stages(&mut st, g, &[], false);
+                Arc::new(st)
+            })
+            .clone()
+    }
+
+    /// Starts solving a puzzle: static relations ready, givens loaded, no
+    /// round run yet.
+    pub fn start(&self, g: Geometry, cells: &[u8]) -> Solve<'_> {
+        let geo = self.geometry_statics(&g);
+        let mut st = (*geo).clone();
+        let given = self.program.builtin(Builtin::Given);
+        st.rels[given] = Some(Arc::new(self.base_facts(given, &g, cells).into()));
+        self.run_stages(&mut st, &g, cells, true);
+        let store = Store::new(&self.dynamic, &st, &|_| Vec::new(), self.provenance);
+        Solve {
+            engine: self,
+            geometry: g,
+            statics: Arc::new(st),
+            store,
+            branch: Vec::new(),
+        }
+    }
+}
+
+/// How a run of the rules ended for one puzzle (or one branch).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Every cell holds exactly one digit and nothing more follows.
+    Solved,
+    /// The rules can derive nothing more and some cells are open.
+    Stalled,
+    /// A `contradiction` fact was derived.
+    Contradiction,
+    /// The rules placed two digits in one cell without deriving a contradiction.
+    Conflict,
+    /// Too many facts were derived (a runaway rule set).
+    FactLimit,
+}
+
+/// A guess the branching layer made: cell index, digit, and the candidates
+/// it was chosen from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guess {
+    /// Cell index (row-major).
+    pub cell: usize,
+    /// The digit placed.
+    pub digit: u8,
+    /// The candidates the cell had.
+    pub options: Vec<u8>,
+}
+
+/// The solving state of one puzzle (or one branch of it).
+pub struct Solve<'e> {
+    engine: &'e Engine,
+    geometry: Geometry,
+    statics: Arc<Statics>,
+    store: Store,
+    /// The guesses on the path to this branch.
+    pub branch: Vec<Guess>,
+}
+
+impl Solve<'_> {
+    /// The grid's geometry.
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    /// Runs the fixpoint until it is reached or a contradiction appears.
+    pub fn run(&mut self) -> Status {
+        let e = self.engine;
+        match self.store.run(
+            &e.dynamic,
+            &self.statics,
+            Some(e.contradiction),
+            e.fact_limit,
+        ) {
+            store::RunEnd::Contradiction => Status::Contradiction,
+            store::RunEnd::FactLimit => Status::FactLimit,
+            store::RunEnd::Fixpoint => {
+                let placed = self.placed_facts();
+                let cells = self.geometry.n * self.geometry.n;
+                let mut count = vec![0u8; cells];
+                for (c, _) in &placed {
+                    count[*c] += 1;
+                }
+                if count.iter().any(|&k| k > 1) {
+                    Status::Conflict
+                } else if count.iter().all(|&k| k == 1) {
+                    Status::Solved
+                } else {
+                    Status::Stalled
+                }
+            }
+        }
+    }
+
+    /// A dump of the fixpoint's plan with the size of every variable, for
+    /// looking into performance.
+    pub fn debug_dump(&self) -> String {
+        let sizes = self.store.sizes();
+        let mut out = String::new();
+        for (i, name) in self.engine.dynamic.vars.iter().enumerate() {
+            out.push_str(&format!("var {i:3} {name:<24} {}\n", sizes[i]));
+        }
+        for op in &self.engine.dynamic.ops {
+            out.push_str(&format!("{op:?}\n"));
+        }
+        out
+    }
+
+    /// A copy that continues independently (call at a fixpoint).
+    pub fn fork(&self) -> Self {
+        Solve {
+            engine: self.engine,
+            geometry: self.geometry,
+            statics: self.statics.clone(),
+            store: self.store.fork(&self.engine.dynamic),
+            branch: self.branch.clone(),
+        }
+    }
+
+    /// Places a digit as a guess.
+    pub fn guess(&mut self, guess: Guess) {
+        let n = self.geometry.n;
+        let t = flat(&[
+            cell_value(guess.cell / n, guess.cell % n),
+            guess.digit as Value,
+        ]);
+        let rel = self.engine.program.builtin(Builtin::Placed);
+        let origin = FactOrigin {
+            rule: u32::MAX,
+            step: self.store.step,
+        };
+        self.store.insert(self.engine.placed, rel, vec![t], origin);
+        self.branch.push(guess);
+    }
+
+    fn cell_index(&self, v: Value) -> Option<usize> {
+        let (r, c) = cell_coords(v);
+        let n = self.geometry.n;
+        (v >= 0 && r < n && c < n).then_some(r * n + c)
+    }
+
+    fn digit_ok(&self, d: Value) -> Option<u8> {
+        (1..=self.geometry.n as Value)
+            .contains(&d)
+            .then_some(d as u8)
+    }
+
+    /// `(cell index, digit)` of every placed fact.
+    pub fn placed_facts(&self) -> Vec<(usize, u8)> {
+        self.store
+            .tuples(self.engine.placed)
+            .iter()
+            .filter_map(|t| Some((self.cell_index(slot(t, 0))?, self.digit_ok(slot(t, 1))?)))
+            .collect()
+    }
+
+    /// The grid of placed digits (0 where none).
+    pub fn grid(&self) -> Vec<u8> {
+        let mut g = vec![0; self.geometry.n * self.geometry.n];
+        for (c, d) in self.placed_facts() {
+            g[c] = d;
+        }
+        g
+    }
+
+    /// Candidate bitmask per cell: bit `d` set when digit `d` is not
+    /// eliminated (the `candidate` view).
+    pub fn candidates(&self) -> Vec<u32> {
+        let n = self.geometry.n;
+        let all: u32 = ((1u64 << (n + 1)) - 2) as u32;
+        let mut m = vec![all; n * n];
+        for t in self.store.tuples(self.engine.eliminated) {
+            if let (Some(c), Some(d)) = (self.cell_index(slot(&t, 0)), self.digit_ok(slot(&t, 1))) {
+                m[c] &= !(1 << d);
+            }
+        }
+        m
+    }
+
+    /// The contradiction facts: reason and cell index.
+    pub fn contradictions(&self) -> Vec<(String, Option<usize>)> {
+        let syms = &self.engine.program.symbols;
+        self.store
+            .tuples(self.engine.contradiction)
+            .iter()
+            .map(|t| {
+                (
+                    syms.name(slot(t, 0)).to_string(),
+                    self.cell_index(slot(t, 1)),
+                )
+            })
+            .collect()
+    }
+
+    /// Fixpoint steps run so far.
+    pub fn steps(&self) -> u32 {
+        self.store.step
+    }
+
+    /// New facts per program rule id.
+    pub fn firings(&self) -> Vec<(usize, u32)> {
+        let mut v: Vec<(usize, u32)> = self
+            .store
+            .firings
+            .iter()
+            .map(|(&r, &k)| (r as usize, k))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Tuples inserted into the fact store's variables so far.
+    pub fn derived(&self) -> u64 {
+        self.store.derived
+    }
+
+    /// Where each fact of a program relation came from (when recorded).
+    pub fn origin(&self, rel: RelId, t: &Tuple) -> Option<FactOrigin> {
+        self.store.provenance.as_ref()?.get(&rel)?.get(t).copied()
+    }
+}

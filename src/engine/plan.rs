@@ -1,0 +1,952 @@
+//! Join plans: each engine rule becomes a chain of datafrog operators over
+//! [`Tuple`](super::tuple::Tuple) relations, planned once per rule set.
+//!
+//! A chain starts from a *driver*: a relation that changes inside this
+//! evaluation (its `recent` tuples are the semi-naive delta), or a static
+//! relation loaded once. Each further atom is one operator:
+//!
+//! - a static atom is an [`Op::Extend`]: a datafrog leapjoin that proposes
+//!   the atom's new values from a pre-built index, with the rule's
+//!   comparisons and negations as value filters;
+//! - a changing atom is an [`Op::Join`]: a datafrog merge join of the chain
+//!   (keyed on the shared variables) with an index variable of the atom's
+//!   relation, so both sides' deltas are joined with the other's history.
+//!
+//! Every operator reads a *frame* of up to twelve slots and writes one tuple
+//! per surviving binding, laid out for the next operator.
+
+use super::ir::{AggDef, ERule, Lowered};
+use super::tuple::{FRAME, Frame, HALF, SLOTS, Tuple};
+use crate::lang::ast::CmpOp;
+use crate::lang::program::{Arg, Atom, Expr, RelId, Value, VarId};
+use rustc_hash::FxHashMap;
+
+/// Index of a datafrog variable within a plan's store.
+pub type VarIdx = usize;
+/// Index of a static index in [`Indexes`].
+pub type IndexId = usize;
+
+/// How to build a static index from a complete (flat) static relation:
+/// keep tuples matching `consts` and `eqs`, put `key` columns in the first
+/// half and `val` columns in the second.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct IndexSpec {
+    /// The relation (engine id).
+    pub rel: RelId,
+    /// Columns forming the key, in key order.
+    pub key: Vec<usize>,
+    /// Columns forming the value, in order.
+    pub val: Vec<usize>,
+    /// Columns that must equal a constant.
+    pub consts: Vec<(usize, Value)>,
+    /// Pairs of columns that must be equal.
+    pub eqs: Vec<(usize, usize)>,
+}
+
+impl IndexSpec {
+    /// The flat layout of a relation of `arity` columns: slots in column order.
+    pub fn flat(rel: RelId, arity: usize) -> IndexSpec {
+        IndexSpec {
+            rel,
+            key: (0..arity.min(HALF)).collect(),
+            val: (HALF.min(arity)..arity).collect(),
+            consts: Vec::new(),
+            eqs: Vec::new(),
+        }
+    }
+
+    /// Whether a flat tuple passes the filters.
+    pub fn accepts(&self, t: &Tuple) -> bool {
+        use super::tuple::slot;
+        self.consts.iter().all(|&(c, v)| slot(t, c) == v)
+            && self.eqs.iter().all(|&(a, b)| slot(t, a) == slot(t, b))
+    }
+
+    /// Re-lays a flat tuple into `(key, val)`.
+    pub fn layout(&self, t: &Tuple) -> Tuple {
+        use super::tuple::slot;
+        let mut out = super::tuple::EMPTY;
+        for (i, &c) in self.key.iter().enumerate() {
+            out.0[i] = slot(t, c);
+        }
+        for (i, &c) in self.val.iter().enumerate() {
+            out.1[i] = slot(t, c);
+        }
+        out
+    }
+}
+
+/// All index specs of a compiled rule set, deduplicated.
+#[derive(Clone, Debug, Default)]
+pub struct Indexes {
+    /// The specs by id.
+    pub specs: Vec<IndexSpec>,
+    ids: FxHashMap<IndexSpec, IndexId>,
+}
+
+impl Indexes {
+    /// The id of a spec, adding it if new.
+    pub fn id(&mut self, spec: IndexSpec) -> IndexId {
+        if let Some(&id) = self.ids.get(&spec) {
+            return id;
+        }
+        let id = self.specs.len();
+        self.ids.insert(spec.clone(), id);
+        self.specs.push(spec);
+        id
+    }
+}
+
+/// An expression over frame slots.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CExpr {
+    /// A frame slot.
+    Slot(u8),
+    /// A constant.
+    Const(Value),
+    /// `a + b`.
+    Add(Box<CExpr>, Box<CExpr>),
+    /// `a - b`.
+    Sub(Box<CExpr>, Box<CExpr>),
+    /// `-a`.
+    Neg(Box<CExpr>),
+}
+
+impl CExpr {
+    /// Evaluates over a frame; `None` on overflow.
+    #[inline]
+    pub fn eval(&self, f: &Frame) -> Option<Value> {
+        match self {
+            CExpr::Slot(i) => Some(f.get(*i as usize)),
+            CExpr::Const(c) => Some(*c),
+            CExpr::Add(a, b) => a.eval(f)?.checked_add(b.eval(f)?),
+            CExpr::Sub(a, b) => a.eval(f)?.checked_sub(b.eval(f)?),
+            CExpr::Neg(a) => a.eval(f)?.checked_neg(),
+        }
+    }
+}
+
+/// A condition on a frame.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Check {
+    /// A comparison.
+    Cmp(CExpr, CmpOp, CExpr),
+    /// A negated static atom: the tuple built from `key` (laid out by the
+    /// index spec) must not be in the index.
+    Absent {
+        /// The index to look in.
+        index: IndexId,
+        /// Values for the index's key then value columns.
+        key: Vec<CExpr>,
+    },
+}
+
+/// The output of an operator: one expression per output slot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Emit {
+    /// Expressions for slots `0..SLOTS`.
+    pub slots: Vec<CExpr>,
+}
+
+/// Where an operator's output goes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Out {
+    /// The variable receiving the tuples.
+    pub var: VarIdx,
+    /// For the last operator of a program rule: the rule and the relation
+    /// it derives (for provenance and firing counts).
+    pub rule: Option<(usize, RelId)>,
+}
+
+/// One operator, run once per round on the newest tuples.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    /// Filter and re-lay the recent tuples of a variable.
+    Map {
+        /// Input variable.
+        from: VarIdx,
+        /// Conditions.
+        checks: Vec<Check>,
+        /// Output layout.
+        emit: Emit,
+        /// Destination.
+        to: Out,
+    },
+    /// Merge join of two variables keyed on their first half.
+    Join {
+        /// Left input (the chain so far).
+        left: VarIdx,
+        /// Right input (an index variable).
+        right: VarIdx,
+        /// Conditions.
+        checks: Vec<Check>,
+        /// Output layout.
+        emit: Emit,
+        /// Destination.
+        to: Out,
+    },
+    /// Leapjoin of a variable's recent tuples with a static index.
+    Extend {
+        /// Input variable.
+        source: VarIdx,
+        /// The static index proposing values.
+        index: IndexId,
+        /// The key, over the source's slots.
+        key: Vec<CExpr>,
+        /// Conditions.
+        checks: Vec<Check>,
+        /// Output layout.
+        emit: Emit,
+        /// Destination.
+        to: Out,
+    },
+    /// Bumps the counters of an aggregate from its body's new tuples.
+    Count {
+        /// The body's output variable.
+        inner: VarIdx,
+        /// The aggregate (index in [`Plan::aggs`]).
+        agg: usize,
+    },
+    /// Emits groups whose bound is already met with a count of zero.
+    SeedCheck {
+        /// The seed variable.
+        seed: VarIdx,
+        /// The aggregate (index in [`Plan::aggs`]).
+        agg: usize,
+    },
+}
+
+/// A count as a plan runs it.
+#[derive(Clone, Debug)]
+pub struct PlanAgg {
+    /// Number of key slots (a flat prefix of the body's output).
+    pub key_len: usize,
+    /// The counter value at which the group is reached (over key slots),
+    /// for monotone counts; the bound for others.
+    pub bound: CExpr,
+    /// The comparison.
+    pub op: CmpOp,
+    /// Receives reached groups.
+    pub reached: VarIdx,
+    /// The seed: a variable of this plan, or a static index (flat).
+    pub seed: SeedSource,
+}
+
+/// Where a count's groups come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeedSource {
+    /// A variable of the plan.
+    Var(VarIdx),
+    /// A complete static relation, as a flat index.
+    Static(IndexId),
+}
+
+/// A compiled evaluation: the variables of one datafrog iteration and the
+/// operators to run each round.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// Variable names (for debugging).
+    pub vars: Vec<String>,
+    /// The variable holding each relation of this evaluation (flat layout).
+    pub rel_var: FxHashMap<RelId, VarIdx>,
+    /// Static data loaded into variables before the first round.
+    pub loads: Vec<(IndexId, VarIdx)>,
+    /// Variables that start with the single empty tuple (rules without atoms).
+    pub unit_loads: Vec<VarIdx>,
+    /// Relations whose built-in base facts are loaded into their variable.
+    pub base_loads: Vec<(RelId, VarIdx)>,
+    /// The operators, in order.
+    pub ops: Vec<Op>,
+    /// The counts evaluated here.
+    pub aggs: Vec<PlanAgg>,
+}
+
+/// A rule too wide for the fixed tuple: more live variables than slots.
+#[derive(Clone, Debug)]
+pub struct PlanError {
+    /// The program rule (or the rule holding the count) concerned.
+    pub rule: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Compiles the rules and counts whose heads are `members` into a plan.
+pub fn compile(
+    lowered: &Lowered,
+    members: &[RelId],
+    indexes: &mut Indexes,
+    base_facts: &dyn Fn(RelId) -> bool,
+) -> Result<Plan, PlanError> {
+    let mut b = Builder {
+        lowered,
+        plan: Plan::default(),
+        indexes,
+        index_vars: FxHashMap::default(),
+    };
+    for &r in members {
+        let v = b.new_var(&lowered.rels[r].name);
+        b.plan.rel_var.insert(r, v);
+        if base_facts(r) {
+            b.plan.base_loads.push((r, v));
+        }
+    }
+    for (i, agg) in lowered.aggs.iter().enumerate() {
+        if members.contains(&agg.reached) {
+            b.compile_agg(i, agg)?;
+        }
+    }
+    for rule in &lowered.rules {
+        if members.contains(&rule.head) {
+            let var = b.plan.rel_var[&rule.head];
+            let out = Out {
+                var,
+                rule: rule.source_rule.map(|r| (r, rule.head)),
+            };
+            b.compile_rule(rule, out, rule.source_rule)?;
+        }
+    }
+    Ok(b.plan)
+}
+
+struct Builder<'a> {
+    lowered: &'a Lowered,
+    plan: Plan,
+    indexes: &'a mut Indexes,
+    index_vars: FxHashMap<IndexSpec, VarIdx>,
+}
+
+/// Which variable sits in each slot of a tuple.
+type Layout = [Option<VarId>; SLOTS];
+
+fn cexpr(e: &Expr, env: &FxHashMap<VarId, CExpr>) -> Option<CExpr> {
+    Some(match e {
+        Expr::Var(v) => env.get(v)?.clone(),
+        Expr::Const(c) => CExpr::Const(*c),
+        Expr::Add(a, b) => CExpr::Add(Box::new(cexpr(a, env)?), Box::new(cexpr(b, env)?)),
+        Expr::Sub(a, b) => CExpr::Sub(Box::new(cexpr(a, env)?), Box::new(cexpr(b, env)?)),
+        Expr::Neg(a) => CExpr::Neg(Box::new(cexpr(a, env)?)),
+    })
+}
+
+impl Builder<'_> {
+    fn new_var(&mut self, name: &str) -> VarIdx {
+        self.plan.vars.push(name.to_string());
+        self.plan.vars.len() - 1
+    }
+
+    fn in_plan(&self, rel: RelId) -> bool {
+        self.plan.rel_var.contains_key(&rel)
+    }
+
+    fn compile_agg(&mut self, id: usize, agg: &AggDef) -> Result<(), PlanError> {
+        let reached = self.plan.rel_var[&agg.reached];
+        let inner = self.new_var(&format!("count#{id}"));
+        self.compile_rule(
+            &agg.body,
+            Out {
+                var: inner,
+                rule: None,
+            },
+            None,
+        )?;
+        // Bound over the key slots of the count's flat output.
+        let env: FxHashMap<VarId, CExpr> = agg
+            .key
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (v, CExpr::Slot(i as u8)))
+            .collect();
+        let mut bound = cexpr(&agg.bound, &env).ok_or_else(|| PlanError {
+            rule: None,
+            message: "a count's bound uses a variable outside its group".into(),
+        })?;
+        if agg.op == CmpOp::Gt {
+            bound = CExpr::Add(Box::new(bound), Box::new(CExpr::Const(1)));
+        }
+        let seed = match self.plan.rel_var.get(&agg.seed) {
+            Some(&v) => SeedSource::Var(v),
+            None => SeedSource::Static(
+                self.indexes
+                    .id(IndexSpec::flat(agg.seed, self.lowered.rels[agg.seed].arity)),
+            ),
+        };
+        let idx = self.plan.aggs.len();
+        self.plan.aggs.push(PlanAgg {
+            key_len: agg.key.len(),
+            bound,
+            op: agg.op,
+            reached,
+            seed,
+        });
+        self.plan.ops.push(Op::Count { inner, agg: idx });
+        if let SeedSource::Var(seed) = seed {
+            if matches!(agg.op, CmpOp::Ge | CmpOp::Gt) {
+                self.plan.ops.push(Op::SeedCheck { seed, agg: idx });
+            }
+        }
+        Ok(())
+    }
+
+    /// Compiles one conjunctive rule into a chain ending in `out`.
+    fn compile_rule(
+        &mut self,
+        rule: &ERule,
+        out: Out,
+        source_rule: Option<usize>,
+    ) -> Result<(), PlanError> {
+        let err = |message: String| PlanError {
+            rule: source_rule,
+            message,
+        };
+        let mut remaining: Vec<&Atom> = rule.atoms.iter().collect();
+        let mut pending_cmps: Vec<&(Expr, CmpOp, Expr)> = rule.cmps.iter().collect();
+        let mut pending_negs: Vec<&Atom> = rule.negs.iter().collect();
+
+        // The driver: a changing relation if there is one. `dirty` marks
+        // slots of a stored relation that hold values the rule ignores (a
+        // `_` column): such a layout cannot serve as a join key as it is.
+        let (mut current, mut layout, mut driver_checks, mut dirty) =
+            match remaining.iter().position(|a| self.in_plan(a.rel)) {
+                Some(i) => {
+                    let atom = remaining.remove(i);
+                    let var = self.plan.rel_var[&atom.rel];
+                    let (layout, checks) = flat_atom_layout(atom);
+                    let arity = atom.args.len();
+                    (
+                        var,
+                        layout,
+                        checks,
+                        (0..HALF).any(|s| s < arity && layout[s].is_none()),
+                    )
+                }
+                None if !remaining.is_empty() => {
+                    let atom = remaining.remove(0);
+                    let (spec, layout) = self.static_load_spec(atom);
+                    let arity = atom.args.len();
+                    let dirty = (0..HALF).any(|s| s < arity && layout[s].is_none());
+                    let index = self.indexes.id(spec);
+                    let var = self.new_var(&format!("load:{}", self.lowered.rels[atom.rel].name));
+                    self.plan.loads.push((index, var));
+                    (var, layout, Vec::new(), dirty)
+                }
+                None => {
+                    let var = self.new_var("unit");
+                    self.plan.unit_loads.push(var);
+                    (var, [None; SLOTS], Vec::new(), false)
+                }
+            };
+        let mut bound: Vec<VarId> = layout.iter().flatten().copied().collect();
+
+        loop {
+            let next = self.choose_next(&remaining, &|v| bound.contains(&v));
+            let Some(ni) = next else {
+                // Last operator: a map to the head (or straight output).
+                let env = layout_env(&layout, 0);
+                let (env, checks) =
+                    self.apply_filters(env, &mut pending_cmps, &mut pending_negs, driver_checks);
+                let emit = self
+                    .emit_flat(&rule.head_args, &env)
+                    .ok_or_else(|| err("a head variable is not bound by the body".into()))?;
+                if !pending_cmps.is_empty() || !pending_negs.is_empty() {
+                    return Err(err("a condition uses variables no atom binds".into()));
+                }
+                self.plan.ops.push(Op::Map {
+                    from: current,
+                    checks,
+                    emit,
+                    to: out,
+                });
+                return Ok(());
+            };
+            let atom = remaining.remove(ni);
+            let is_last = remaining.is_empty();
+            // Key: bound variables (first occurrence) and the atom's shape.
+            let mut key_cols = Vec::new();
+            let mut key_vars = Vec::new();
+            let mut val_cols = Vec::new();
+            let mut val_vars = Vec::new();
+            let mut consts = Vec::new();
+            let mut eqs = Vec::new();
+            // Bound variables beyond the key's four slots are compared after the join.
+            let mut extra_eq = Vec::new();
+            let mut seen: FxHashMap<VarId, usize> = FxHashMap::default();
+            for (c, arg) in atom.args.iter().enumerate() {
+                match arg {
+                    Arg::Const(v) => consts.push((c, *v)),
+                    Arg::Wild => {}
+                    Arg::Var(v) => {
+                        if let Some(&first) = seen.get(v) {
+                            eqs.push((first, c));
+                            continue;
+                        }
+                        seen.insert(*v, c);
+                        if bound.contains(v) {
+                            if key_cols.len() < HALF {
+                                key_cols.push(c);
+                                key_vars.push(*v);
+                            } else {
+                                extra_eq.push((c, *v));
+                            }
+                        } else {
+                            val_cols.push(c);
+                            val_vars.push(Some(*v));
+                        }
+                    }
+                }
+            }
+            for &(c, _) in &extra_eq {
+                val_cols.push(c);
+                val_vars.push(None);
+            }
+            if val_cols.len() > HALF {
+                return Err(err(format!(
+                    "an atom of `{}` binds more than {HALF} new variables at once",
+                    self.lowered.rels[atom.rel].name
+                )));
+            }
+            let spec = IndexSpec {
+                rel: atom.rel,
+                key: key_cols,
+                val: val_cols,
+                consts,
+                eqs,
+            };
+            // Frame of this operator: slots 0..8 from the chain, 8..12 the new values.
+            let dynamic = self.in_plan(atom.rel);
+            if dynamic && (dirty || !is_keyed(&layout, &key_vars)) {
+                // Re-key the chain so its first half is this join's key.
+                let env = layout_env(&layout, 0);
+                let (env, checks) = self.apply_filters(
+                    env,
+                    &mut pending_cmps,
+                    &mut pending_negs,
+                    std::mem::take(&mut driver_checks),
+                );
+                let needed =
+                    self.needed(rule, &remaining, Some(atom), &pending_cmps, &pending_negs);
+                let new_layout = keyed_layout(&key_vars, &needed, &env)
+                    .ok_or_else(|| err("more than eight variables are alive at once".into()))?;
+                let emit = emit_layout(&new_layout, &env);
+                let v = self.new_var("rekey");
+                self.plan.ops.push(Op::Map {
+                    from: current,
+                    checks,
+                    emit,
+                    to: Out { var: v, rule: None },
+                });
+                current = v;
+                layout = new_layout;
+                dirty = false;
+                bound = layout.iter().flatten().copied().collect();
+            }
+            let mut env = layout_env(&layout, 0);
+            for (i, v) in val_vars.iter().enumerate() {
+                if let Some(v) = v {
+                    env.insert(*v, CExpr::Slot((SLOTS + i) as u8));
+                }
+            }
+            let mut checks = std::mem::take(&mut driver_checks);
+            for (i, &(_, v)) in extra_eq.iter().enumerate() {
+                let pos = val_vars.len() - extra_eq.len() + i;
+                if let Some(e) = env.get(&v) {
+                    checks.push(Check::Cmp(
+                        e.clone(),
+                        CmpOp::Eq,
+                        CExpr::Slot((SLOTS + pos) as u8),
+                    ));
+                }
+            }
+            bound.extend(val_vars.iter().flatten());
+            let (env, more) =
+                self.apply_filters(env, &mut pending_cmps, &mut pending_negs, Vec::new());
+            checks.extend(more);
+            let (emit, next_layout, to) = if is_last {
+                let emit = self
+                    .emit_flat(&rule.head_args, &env)
+                    .ok_or_else(|| err("a head variable is not bound by the body".into()))?;
+                if !pending_cmps.is_empty() || !pending_negs.is_empty() {
+                    return Err(err("a condition uses variables no atom binds".into()));
+                }
+                (emit, [None; SLOTS], out.clone())
+            } else {
+                let needed = self.needed(rule, &remaining, None, &pending_cmps, &pending_negs);
+                // Lay out for the next step if it will be a join.
+                let next_key = self.peek_join_key(&remaining, &env);
+                let l = match next_key {
+                    Some(k) => keyed_layout(&k, &needed, &env),
+                    None => flat_layout(&needed, &env),
+                }
+                .ok_or_else(|| err("more than eight variables are alive at once".into()))?;
+                let v = self.new_var("chain");
+                (emit_layout(&l, &env), l, Out { var: v, rule: None })
+            };
+            let target = to.var;
+            if dynamic {
+                let right = self.index_var(spec);
+                self.plan.ops.push(Op::Join {
+                    left: current,
+                    right,
+                    checks,
+                    emit,
+                    to,
+                });
+            } else {
+                let chain_env = layout_env(&layout, 0);
+                let key = key_vars
+                    .iter()
+                    .map(|v| chain_env.get(v).cloned().unwrap_or(CExpr::Const(0)))
+                    .collect();
+                let index = self.indexes.id(spec);
+                self.plan.ops.push(Op::Extend {
+                    source: current,
+                    index,
+                    key,
+                    checks,
+                    emit,
+                    to,
+                });
+            }
+            if is_last {
+                return Ok(());
+            }
+            current = target;
+            layout = next_layout;
+            bound = layout.iter().flatten().copied().collect();
+        }
+    }
+
+    /// The atom to join next: the one whose columns are most constrained
+    /// (the largest share bound or constant, which keeps intermediate
+    /// results small), static before changing, then in body order.
+    fn choose_next(&self, remaining: &[&Atom], is_bound: &dyn Fn(VarId) -> bool) -> Option<usize> {
+        remaining
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, a)| {
+                let constrained = a
+                    .args
+                    .iter()
+                    .filter(|x| match x {
+                        Arg::Var(v) => is_bound(*v),
+                        Arg::Const(_) => true,
+                        Arg::Wild => false,
+                    })
+                    .count();
+                let share = constrained * 1000 / a.args.len().max(1);
+                (share, !self.in_plan(a.rel), usize::MAX - i)
+            })
+            .map(|(i, _)| i)
+    }
+
+    /// If the best next atom is a changing relation, the variables of its key.
+    fn peek_join_key(
+        &self,
+        remaining: &[&Atom],
+        env: &FxHashMap<VarId, CExpr>,
+    ) -> Option<Vec<VarId>> {
+        let next = remaining[self.choose_next(remaining, &|v| env.contains_key(&v))?];
+        if !self.in_plan(next.rel) {
+            return None;
+        }
+        let mut key = Vec::new();
+        for arg in &next.args {
+            if let Arg::Var(v) = arg {
+                if env.contains_key(v) && !key.contains(v) && key.len() < HALF {
+                    key.push(*v);
+                }
+            }
+        }
+        Some(key)
+    }
+
+    /// Adds to `env` the assignments that became computable and returns the
+    /// checks now decidable, removing them from the pending lists.
+    fn apply_filters(
+        &mut self,
+        mut env: FxHashMap<VarId, CExpr>,
+        cmps: &mut Vec<&(Expr, CmpOp, Expr)>,
+        negs: &mut Vec<&Atom>,
+        mut checks: Vec<Check>,
+    ) -> (FxHashMap<VarId, CExpr>, Vec<Check>) {
+        loop {
+            let mut progress = false;
+            let mut i = 0;
+            while i < cmps.len() {
+                let (a, op, b) = cmps[i];
+                if let (Some(x), Some(y)) = (cexpr(a, &env), cexpr(b, &env)) {
+                    checks.push(Check::Cmp(x, *op, y));
+                    cmps.remove(i);
+                    progress = true;
+                    continue;
+                }
+                if *op == CmpOp::Eq {
+                    let assign = match (a, b) {
+                        (Expr::Var(v), e) | (e, Expr::Var(v)) if !env.contains_key(v) => {
+                            cexpr(e, &env).map(|c| (*v, c))
+                        }
+                        _ => None,
+                    };
+                    if let Some((v, c)) = assign {
+                        env.insert(v, c);
+                        cmps.remove(i);
+                        progress = true;
+                        continue;
+                    }
+                }
+                i += 1;
+            }
+            if !progress {
+                break;
+            }
+        }
+        negs.retain(|atom| {
+            let mut key = Vec::new();
+            let mut cols = Vec::new();
+            for (c, arg) in atom.args.iter().enumerate() {
+                match arg {
+                    Arg::Var(v) => match env.get(v) {
+                        Some(e) => {
+                            key.push(e.clone());
+                            cols.push(c);
+                        }
+                        None => return true,
+                    },
+                    Arg::Const(k) => {
+                        key.push(CExpr::Const(*k));
+                        cols.push(c);
+                    }
+                    Arg::Wild => {}
+                }
+            }
+            let spec = IndexSpec {
+                rel: atom.rel,
+                key: cols.iter().copied().take(HALF).collect(),
+                val: cols.iter().copied().skip(HALF).collect(),
+                consts: Vec::new(),
+                eqs: Vec::new(),
+            };
+            let index = self.indexes.id(spec);
+            checks.push(Check::Absent { index, key });
+            false
+        });
+        (env, checks)
+    }
+
+    /// Variables still needed after the current step.
+    fn needed(
+        &self,
+        rule: &ERule,
+        remaining: &[&Atom],
+        joining: Option<&Atom>,
+        cmps: &[&(Expr, CmpOp, Expr)],
+        negs: &[&Atom],
+    ) -> Vec<VarId> {
+        let mut vs = Vec::new();
+        for e in &rule.head_args {
+            e.vars(&mut vs);
+        }
+        for a in remaining.iter().chain(joining.iter()).chain(negs.iter()) {
+            super::ir::atom_vars(a, &mut vs);
+        }
+        for (a, _, b) in cmps {
+            a.vars(&mut vs);
+            b.vars(&mut vs);
+        }
+        vs.sort_unstable();
+        vs.dedup();
+        vs
+    }
+
+    fn emit_flat(&self, exprs: &[Expr], env: &FxHashMap<VarId, CExpr>) -> Option<Emit> {
+        let mut slots = Vec::with_capacity(SLOTS);
+        for e in exprs {
+            slots.push(cexpr(e, env)?);
+        }
+        slots.resize(SLOTS, CExpr::Const(0));
+        Some(Emit { slots })
+    }
+
+    /// A one-shot load of a static atom: its tuples, filtered by the atom's
+    /// constants and repeated variables, in flat layout.
+    fn static_load_spec(&self, atom: &Atom) -> (IndexSpec, Layout) {
+        let arity = self.lowered.rels[atom.rel].arity;
+        let mut spec = IndexSpec::flat(atom.rel, arity);
+        let mut layout = [None; SLOTS];
+        let mut seen: FxHashMap<VarId, usize> = FxHashMap::default();
+        for (c, arg) in atom.args.iter().enumerate() {
+            match arg {
+                Arg::Const(v) => spec.consts.push((c, *v)),
+                Arg::Wild => {}
+                Arg::Var(v) => {
+                    if let Some(&first) = seen.get(v) {
+                        spec.eqs.push((first, c));
+                    } else {
+                        seen.insert(*v, c);
+                        layout[c] = Some(*v);
+                    }
+                }
+            }
+        }
+        (spec, layout)
+    }
+
+    /// The variable holding a changing relation keyed for a join.
+    fn index_var(&mut self, spec: IndexSpec) -> VarIdx {
+        if let Some(&v) = self.index_vars.get(&spec) {
+            return v;
+        }
+        let from = self.plan.rel_var[&spec.rel];
+        let name = format!("index:{}", self.lowered.rels[spec.rel].name);
+        let v = self.new_var(&name);
+        let mut checks = Vec::new();
+        for &(c, k) in &spec.consts {
+            checks.push(Check::Cmp(CExpr::Slot(c as u8), CmpOp::Eq, CExpr::Const(k)));
+        }
+        for &(a, b) in &spec.eqs {
+            checks.push(Check::Cmp(
+                CExpr::Slot(a as u8),
+                CmpOp::Eq,
+                CExpr::Slot(b as u8),
+            ));
+        }
+        let mut slots = vec![CExpr::Const(0); SLOTS];
+        for (i, &c) in spec.key.iter().enumerate() {
+            slots[i] = CExpr::Slot(c as u8);
+        }
+        for (i, &c) in spec.val.iter().enumerate() {
+            slots[HALF + i] = CExpr::Slot(c as u8);
+        }
+        self.plan.ops.push(Op::Map {
+            from,
+            checks,
+            emit: Emit { slots },
+            to: Out { var: v, rule: None },
+        });
+        self.index_vars.insert(spec, v);
+        v
+    }
+}
+
+/// Flat layout of a changing atom used as a driver, with the checks its
+/// constants and repeated variables impose.
+fn flat_atom_layout(atom: &Atom) -> (Layout, Vec<Check>) {
+    let mut layout = [None; SLOTS];
+    let mut checks = Vec::new();
+    let mut seen: FxHashMap<VarId, usize> = FxHashMap::default();
+    for (c, arg) in atom.args.iter().enumerate() {
+        match arg {
+            Arg::Const(v) => checks.push(Check::Cmp(
+                CExpr::Slot(c as u8),
+                CmpOp::Eq,
+                CExpr::Const(*v),
+            )),
+            Arg::Wild => {}
+            Arg::Var(v) => {
+                if let Some(&first) = seen.get(v) {
+                    checks.push(Check::Cmp(
+                        CExpr::Slot(first as u8),
+                        CmpOp::Eq,
+                        CExpr::Slot(c as u8),
+                    ));
+                } else {
+                    seen.insert(*v, c);
+                    layout[c] = Some(*v);
+                }
+            }
+        }
+    }
+    (layout, checks)
+}
+
+fn layout_env(layout: &Layout, offset: usize) -> FxHashMap<VarId, CExpr> {
+    layout
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.map(|v| (v, CExpr::Slot((i + offset) as u8))))
+        .collect()
+}
+
+fn is_keyed(layout: &Layout, key: &[VarId]) -> bool {
+    key.iter().enumerate().all(|(i, v)| layout[i] == Some(*v))
+        && layout[key.len()..HALF].iter().all(|s| s.is_none())
+}
+
+fn keyed_layout(key: &[VarId], needed: &[VarId], env: &FxHashMap<VarId, CExpr>) -> Option<Layout> {
+    let mut l = [None; SLOTS];
+    for (i, &v) in key.iter().enumerate() {
+        l[i] = Some(v);
+    }
+    let mut next = HALF;
+    for &v in needed {
+        if key.contains(&v) || !env.contains_key(&v) {
+            continue;
+        }
+        if next >= SLOTS {
+            return None;
+        }
+        l[next] = Some(v);
+        next += 1;
+    }
+    Some(l)
+}
+
+fn flat_layout(needed: &[VarId], env: &FxHashMap<VarId, CExpr>) -> Option<Layout> {
+    let mut l = [None; SLOTS];
+    let mut next = 0;
+    for &v in needed {
+        if !env.contains_key(&v) {
+            continue;
+        }
+        if next >= SLOTS {
+            return None;
+        }
+        l[next] = Some(v);
+        next += 1;
+    }
+    Some(l)
+}
+
+fn emit_layout(layout: &Layout, env: &FxHashMap<VarId, CExpr>) -> Emit {
+    Emit {
+        slots: layout
+            .iter()
+            .map(|v| match v {
+                Some(v) => env.get(v).cloned().unwrap_or(CExpr::Const(0)),
+                None => CExpr::Const(0),
+            })
+            .collect(),
+    }
+}
+
+/// Evaluates checks on a frame.
+#[inline]
+pub fn passes(checks: &[Check], frame: &Frame, absent: &dyn Fn(IndexId, &Tuple) -> bool) -> bool {
+    checks.iter().all(|c| match c {
+        Check::Cmp(a, op, b) => match (a.eval(frame), b.eval(frame)) {
+            (Some(x), Some(y)) => op.holds(x, y),
+            _ => false,
+        },
+        Check::Absent { index, key } => {
+            let mut t = super::tuple::EMPTY;
+            for (i, e) in key.iter().enumerate() {
+                match e.eval(frame) {
+                    Some(v) => super::tuple::set_slot(&mut t, i, v),
+                    None => return false,
+                }
+            }
+            absent(*index, &t)
+        }
+    })
+}
+
+/// Builds an operator's output tuple; `None` on arithmetic overflow.
+#[inline]
+pub fn emit(emit: &Emit, frame: &Frame) -> Option<Tuple> {
+    let mut t = super::tuple::EMPTY;
+    for (i, e) in emit.slots.iter().enumerate() {
+        super::tuple::set_slot(&mut t, i, e.eval(frame)?);
+    }
+    Some(t)
+}
+
+const _: () = assert!(FRAME == SLOTS + HALF);

@@ -1,0 +1,486 @@
+//! The fact store of one evaluation: a datafrog [`Iteration`] with one
+//! [`Variable`] per plan variable, the counters of incremental counts, and
+//! the provenance of every derived fact. Running it is the semi-naive
+//! fixpoint; forking it copies the facts and counters so a branch continues
+//! where its parent stalled.
+
+use super::plan::{self, Check, IndexId, Op, Out, Plan, SeedSource};
+use super::tuple::{EMPTY, Frame, HALF, Half, Tuple};
+use crate::lang::ast::CmpOp;
+use crate::lang::program::{RelId, Value};
+use datafrog::{ExtendWith, Iteration, Relation, ValueFilter, Variable};
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// Complete static relations (flat) and the indexes built from them.
+#[derive(Clone, Default)]
+pub struct Statics {
+    /// By engine relation id.
+    pub rels: Vec<Option<Arc<Relation<Tuple>>>>,
+    /// By index id.
+    pub indexes: Vec<Option<Arc<Relation<Tuple>>>>,
+}
+
+static NO_TUPLES: Relation<Tuple> = Relation {
+    elements: Vec::new(),
+};
+
+impl Statics {
+    /// An index (empty if it was never built, which a correct plan avoids).
+    pub fn index(&self, id: IndexId) -> &Relation<Tuple> {
+        self.indexes
+            .get(id)
+            .and_then(|r| r.as_deref())
+            .unwrap_or(&NO_TUPLES)
+    }
+
+    /// Whether a tuple is absent from an index.
+    pub fn absent(&self, id: IndexId, t: &Tuple) -> bool {
+        self.index(id).binary_search(t).is_err()
+    }
+}
+
+/// Where a derived fact came from: the rule that first derived it and the
+/// round (step) in which it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FactOrigin {
+    /// Program rule id.
+    pub rule: u32,
+    /// Fixpoint step.
+    pub step: u32,
+}
+
+/// How a run of the fixpoint ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Nothing new can be derived.
+    Fixpoint,
+    /// The watched relation (`contradiction`) received a fact.
+    Contradiction,
+    /// A limit on derived facts was hit.
+    FactLimit,
+}
+
+/// The state of one evaluation.
+pub struct Store {
+    iteration: Iteration,
+    vars: Vec<Variable<Tuple>>,
+    counters: Vec<FxHashMap<Tuple, u32>>,
+    finalized: Vec<bool>,
+    /// Rounds run so far.
+    pub step: u32,
+    /// Provenance of program relations' facts, when recorded.
+    pub provenance: Option<FxHashMap<RelId, FxHashMap<Tuple, FactOrigin>>>,
+    /// New facts per program rule.
+    pub firings: FxHashMap<u32, u32>,
+    /// Tuples inserted into variables so far (for the fact limit).
+    pub derived: u64,
+}
+
+impl Store {
+    /// A store for `plan`, loaded with its static inputs and base facts.
+    pub fn new(
+        plan: &Plan,
+        statics: &Statics,
+        base_facts: &dyn Fn(RelId) -> Vec<Tuple>,
+        provenance: bool,
+    ) -> Store {
+        let mut iteration = Iteration::new();
+        let vars = plan
+            .vars
+            .iter()
+            .map(|name| iteration.variable::<Tuple>(name))
+            .collect::<Vec<_>>();
+        for &(index, var) in &plan.loads {
+            vars[var].insert(statics.index(index).elements.clone().into());
+        }
+        for &var in &plan.unit_loads {
+            vars[var].insert(vec![EMPTY].into());
+        }
+        for &(rel, var) in &plan.base_loads {
+            vars[var].insert(base_facts(rel).into());
+        }
+        let store = Store {
+            iteration,
+            vars,
+            counters: vec![FxHashMap::default(); plan.aggs.len()],
+            finalized: vec![false; plan.aggs.len()],
+            step: 0,
+            provenance: provenance.then(FxHashMap::default),
+            firings: FxHashMap::default(),
+            derived: 0,
+        };
+        // Groups of static seeds already satisfied with a count of zero.
+        for (i, agg) in plan.aggs.iter().enumerate() {
+            if let SeedSource::Static(index) = agg.seed {
+                if matches!(agg.op, CmpOp::Ge | CmpOp::Gt) {
+                    let reached: Vec<Tuple> = statics
+                        .index(index)
+                        .iter()
+                        .filter(|t| threshold(&agg.bound, t) <= 0)
+                        .copied()
+                        .collect();
+                    store.vars[plan.aggs[i].reached].insert(reached.into());
+                }
+            }
+        }
+        store
+    }
+
+    /// A copy of this store that evolves independently (a branch). Only
+    /// valid at a fixpoint, when no tuple is waiting to be merged.
+    pub fn fork(&self, plan: &Plan) -> Store {
+        let mut iteration = Iteration::new();
+        let vars = plan
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let v = iteration.variable::<Tuple>(name);
+                v.stable
+                    .borrow_mut()
+                    .extend(self.vars[i].stable.borrow().iter().cloned());
+                v
+            })
+            .collect();
+        Store {
+            iteration,
+            vars,
+            counters: self.counters.clone(),
+            finalized: self.finalized.clone(),
+            step: self.step,
+            provenance: self.provenance.clone(),
+            firings: self.firings.clone(),
+            derived: self.derived,
+        }
+    }
+
+    /// Adds facts to a variable (a guess), recording their origin.
+    pub fn insert(&mut self, var: usize, rel: RelId, tuples: Vec<Tuple>, origin: FactOrigin) {
+        if let Some(p) = &mut self.provenance {
+            let m = p.entry(rel).or_default();
+            for t in &tuples {
+                m.entry(*t).or_insert(origin);
+            }
+        }
+        self.vars[var].insert(tuples.into());
+    }
+
+    /// Every tuple of a variable, sorted.
+    pub fn tuples(&self, var: usize) -> Vec<Tuple> {
+        let v = &self.vars[var];
+        let mut all: Vec<Tuple> = v
+            .stable
+            .borrow()
+            .iter()
+            .flat_map(|r| r.elements.iter().copied())
+            .collect();
+        all.extend(v.recent.borrow().iter().copied());
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
+    /// The number of stored tuples per variable (for debugging plans).
+    pub fn sizes(&self) -> Vec<usize> {
+        self.vars
+            .iter()
+            .map(|v| {
+                v.stable.borrow().iter().map(|r| r.len()).sum::<usize>() + v.recent.borrow().len()
+            })
+            .collect()
+    }
+
+    /// The newest tuples of a variable (those of the last round).
+    pub fn recent(&self, var: usize) -> Vec<Tuple> {
+        self.vars[var].recent.borrow().elements.clone()
+    }
+
+    /// Runs rounds until a fixpoint, a fact in `stop`, or `fact_limit`
+    /// derived tuples.
+    pub fn run(
+        &mut self,
+        plan: &Plan,
+        statics: &Statics,
+        stop: Option<usize>,
+        fact_limit: u64,
+    ) -> RunEnd {
+        loop {
+            if !self.iteration.changed() {
+                if self.finalize_exact_counts(plan, statics) {
+                    continue;
+                }
+                return RunEnd::Fixpoint;
+            }
+            self.step += 1;
+            if let Some(s) = stop {
+                if !self.vars[s].recent.borrow().is_empty() {
+                    return RunEnd::Contradiction;
+                }
+            }
+            for op in &plan.ops {
+                self.run_op(op, plan, statics);
+            }
+            if self.derived > fact_limit {
+                return RunEnd::FactLimit;
+            }
+        }
+    }
+
+    /// Counts compared with `=`, `<`, ... read only complete relations, so
+    /// at the first fixpoint their counters are final: emit their groups.
+    fn finalize_exact_counts(&mut self, plan: &Plan, statics: &Statics) -> bool {
+        let mut any = false;
+        for (i, agg) in plan.aggs.iter().enumerate() {
+            if self.finalized[i] || matches!(agg.op, CmpOp::Ge | CmpOp::Gt) {
+                continue;
+            }
+            self.finalized[i] = true;
+            let seeds: Vec<Tuple> = match agg.seed {
+                SeedSource::Static(index) => statics.index(index).elements.clone(),
+                SeedSource::Var(v) => self.tuples(v),
+            };
+            let out: Vec<Tuple> = seeds
+                .into_iter()
+                .filter(|t| {
+                    let count = self.counters[i].get(t).copied().unwrap_or(0) as i64;
+                    let bound = threshold(&agg.bound, t);
+                    agg.op.holds(count, bound)
+                })
+                .collect();
+            if !out.is_empty() {
+                any = true;
+                self.vars[agg.reached].insert(out.into());
+            }
+        }
+        any
+    }
+
+    fn output(&mut self, to: &Out, mut tuples: Vec<Tuple>) {
+        if tuples.is_empty() {
+            return;
+        }
+        tuples.sort_unstable();
+        tuples.dedup();
+        self.derived += tuples.len() as u64;
+        if let Some((rule, rel)) = to.rule {
+            let step = self.step;
+            let mut new = 0;
+            match &mut self.provenance {
+                Some(p) => {
+                    let m = p.entry(rel).or_default();
+                    for t in &tuples {
+                        if !m.contains_key(t) {
+                            m.insert(
+                                *t,
+                                FactOrigin {
+                                    rule: rule as u32,
+                                    step,
+                                },
+                            );
+                            new += 1;
+                        }
+                    }
+                }
+                None => new = tuples.len() as u32,
+            }
+            if new > 0 {
+                *self.firings.entry(rule as u32).or_default() += new;
+            }
+        }
+        self.vars[to.var].insert(Relation { elements: tuples });
+    }
+
+    fn run_op(&mut self, op: &Op, plan: &Plan, statics: &Statics) {
+        let absent = |id: IndexId, t: &Tuple| statics.absent(id, t);
+        match op {
+            Op::Map {
+                from,
+                checks,
+                emit,
+                to,
+            } => {
+                let out: Vec<Tuple> = {
+                    let recent = self.vars[*from].recent.borrow();
+                    let zero: Half = [0; HALF];
+                    recent
+                        .iter()
+                        .filter_map(|t| {
+                            let f = Frame {
+                                left: t,
+                                right: &zero,
+                            };
+                            if plan::passes(checks, &f, &absent) {
+                                plan::emit(emit, &f)
+                            } else {
+                                None
+                            }
+                        })
+                        .collect()
+                };
+                self.output(to, out);
+            }
+            Op::Join {
+                left,
+                right,
+                checks,
+                emit,
+                to,
+            } => {
+                let out = {
+                    let l = &self.vars[*left];
+                    let r = &self.vars[*right];
+                    join(l, r, checks, emit, &absent)
+                };
+                self.output(to, out);
+            }
+            Op::Extend {
+                source,
+                index,
+                key,
+                checks,
+                emit,
+                to,
+            } => {
+                let out = {
+                    let recent = self.vars[*source].recent.borrow();
+                    if recent.is_empty() {
+                        Vec::new()
+                    } else {
+                        extend(&recent, statics.index(*index), key, checks, emit, &absent)
+                    }
+                };
+                self.output(to, out);
+            }
+            Op::Count { inner, agg } => {
+                let a = &plan.aggs[*agg];
+                let monotone = matches!(a.op, CmpOp::Ge | CmpOp::Gt);
+                let mut reached = Vec::new();
+                {
+                    let recent = self.vars[*inner].recent.borrow();
+                    let counters = &mut self.counters[*agg];
+                    for t in recent.iter() {
+                        let key = key_prefix(t, a.key_len);
+                        let c = counters.entry(key).or_insert(0);
+                        *c += 1;
+                        if monotone && *c as i64 == threshold(&a.bound, &key) {
+                            reached.push(key);
+                        }
+                    }
+                }
+                if !reached.is_empty() {
+                    let v = a.reached;
+                    self.output(&Out { var: v, rule: None }, reached);
+                }
+            }
+            Op::SeedCheck { seed, agg } => {
+                let a = &plan.aggs[*agg];
+                let out: Vec<Tuple> = self.vars[*seed]
+                    .recent
+                    .borrow()
+                    .iter()
+                    .filter(|t| threshold(&a.bound, t) <= 0)
+                    .copied()
+                    .collect();
+                let v = a.reached;
+                self.output(&Out { var: v, rule: None }, out);
+            }
+        }
+    }
+}
+
+/// The value of a count's bound for a group (key slots of a flat tuple).
+fn threshold(bound: &plan::CExpr, key: &Tuple) -> i64 {
+    let zero: Half = [0; HALF];
+    let f = Frame {
+        left: key,
+        right: &zero,
+    };
+    bound.eval(&f).map_or(i64::MAX, |v| v as i64)
+}
+
+fn key_prefix(t: &Tuple, len: usize) -> Tuple {
+    let mut k = *t;
+    for i in len..super::tuple::SLOTS {
+        super::tuple::set_slot(&mut k, i, 0 as Value);
+    }
+    k
+}
+
+/// Semi-naive merge join of two variables (datafrog's `Relation::from_join`
+/// over new-with-old, old-with-new and new-with-new batches).
+fn join(
+    left: &Variable<Tuple>,
+    right: &Variable<Tuple>,
+    checks: &[Check],
+    emit: &plan::Emit,
+    absent: &dyn Fn(IndexId, &Tuple) -> bool,
+) -> Vec<Tuple> {
+    let l_recent = left.recent.borrow();
+    let r_recent = right.recent.borrow();
+    let mut out = Vec::new();
+    let mut logic = |k: &Half, v1: &Half, v2: &Half| -> Option<Tuple> {
+        let lt = (*k, *v1);
+        let f = Frame {
+            left: &lt,
+            right: v2,
+        };
+        if plan::passes(checks, &f, absent) {
+            plan::emit(emit, &f)
+        } else {
+            None
+        }
+    };
+    let mut collect = |r: Relation<Option<Tuple>>| out.extend(r.elements.into_iter().flatten());
+    if !l_recent.is_empty() {
+        for batch in right.stable.borrow().iter() {
+            collect(Relation::from_join(&l_recent, batch, &mut logic));
+        }
+    }
+    if !r_recent.is_empty() {
+        for batch in left.stable.borrow().iter() {
+            collect(Relation::from_join(batch, &r_recent, &mut logic));
+        }
+    }
+    if !l_recent.is_empty() && !r_recent.is_empty() {
+        collect(Relation::from_join(&l_recent, &r_recent, &mut logic));
+    }
+    out
+}
+
+/// Leapjoin of new tuples with a static index (datafrog's `ExtendWith`,
+/// with the rule's conditions as a `ValueFilter`).
+fn extend(
+    source: &Relation<Tuple>,
+    index: &Relation<Tuple>,
+    key: &[plan::CExpr],
+    checks: &[Check],
+    emit: &plan::Emit,
+    absent: &dyn Fn(IndexId, &Tuple) -> bool,
+) -> Vec<Tuple> {
+    let zero: Half = [0; HALF];
+    let key_of = |t: &Tuple| -> Half {
+        let f = Frame {
+            left: t,
+            right: &zero,
+        };
+        let mut k = [0; HALF];
+        for (i, e) in key.iter().enumerate() {
+            k[i] = e.eval(&f).unwrap_or(Value::MIN);
+        }
+        k
+    };
+    let filter = |t: &Tuple, v: &Half| {
+        let f = Frame { left: t, right: v };
+        plan::passes(checks, &f, absent)
+    };
+    let result: Relation<Option<Tuple>> = Relation::from_leapjoin(
+        source,
+        (ExtendWith::from(index, key_of), ValueFilter::from(filter)),
+        |t: &Tuple, v: &Half| {
+            let f = Frame { left: t, right: v };
+            plan::emit(emit, &f)
+        },
+    );
+    result.elements.into_iter().flatten().collect()
+}

@@ -1,0 +1,75 @@
+//! The one fixed-width row type every datafrog relation of the engine holds.
+//!
+//! A tuple is a pair of halves so that it doubles as a `(key, value)` pair
+//! for datafrog's joins: join keys live in the first half, the other values
+//! in the second. A relation stored "flat" simply uses the slots in order.
+
+use crate::lang::program::Value;
+
+/// Slots in one half of a tuple.
+pub const HALF: usize = 4;
+/// Slots in a tuple.
+pub const SLOTS: usize = 2 * HALF;
+/// Slots in an operator's frame: a tuple plus the half the other side adds.
+pub const FRAME: usize = SLOTS + HALF;
+
+/// One half of a tuple.
+pub type Half = [Value; HALF];
+/// A row: eight values, used as `(key, value)` by joins.
+pub type Tuple = (Half, Half);
+
+/// The all-zero tuple (also the one row of the "true" relation).
+pub const EMPTY: Tuple = ([0; HALF], [0; HALF]);
+
+/// Slot `i` of a tuple.
+#[inline]
+pub fn slot(t: &Tuple, i: usize) -> Value {
+    if i < HALF { t.0[i] } else { t.1[i - HALF] }
+}
+
+/// Sets slot `i` of a tuple.
+#[inline]
+pub fn set_slot(t: &mut Tuple, i: usize, v: Value) {
+    if i < HALF {
+        t.0[i] = v
+    } else {
+        t.1[i - HALF] = v
+    }
+}
+
+/// A flat tuple from values (at most [`SLOTS`]).
+pub fn flat(values: &[Value]) -> Tuple {
+    let mut t = EMPTY;
+    for (i, v) in values.iter().enumerate().take(SLOTS) {
+        set_slot(&mut t, i, *v);
+    }
+    t
+}
+
+/// The first `n` slots of a flat tuple.
+pub fn values(t: &Tuple, n: usize) -> Vec<Value> {
+    (0..n).map(|i| slot(t, i)).collect()
+}
+
+/// An operator's view of the values it can read: a left tuple and a half
+/// contributed by the right side (a join's right value or a proposed
+/// extension), addressed as slots `0..FRAME`.
+#[derive(Clone, Copy)]
+pub struct Frame<'a> {
+    /// Slots `0..SLOTS`.
+    pub left: &'a Tuple,
+    /// Slots `SLOTS..FRAME`.
+    pub right: &'a Half,
+}
+
+impl Frame<'_> {
+    /// Slot `i` of the frame.
+    #[inline]
+    pub fn get(&self, i: usize) -> Value {
+        if i < SLOTS {
+            slot(self.left, i)
+        } else {
+            self.right[i - SLOTS]
+        }
+    }
+}

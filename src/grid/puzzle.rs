@@ -1,0 +1,81 @@
+//! The values the reader hands out: a puzzle, where it came from, and what
+//! went wrong when there is no puzzle.
+
+use std::fmt;
+
+use super::Geometry;
+
+/// Where a puzzle came from, so reports can point back into the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// Display name of the input (`<stdin>` for standard input).
+    pub file: String,
+    /// 1-based line of the puzzle's first row (or its only line).
+    pub line: usize,
+}
+
+/// One puzzle as read from the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// Size of the grid.
+    pub geometry: Geometry,
+    /// Cell values, row-major: 0 = empty, 1..=n a given digit.
+    pub cells: Vec<u8>,
+    /// Where the puzzle starts in its input.
+    pub origin: Origin,
+    /// For each cell, the 1-based (line, column) of its symbol, so later
+    /// checks can point at the exact character.
+    pub positions: Vec<(usize, usize)>,
+    /// Text after the puzzle on its line (a name, a rating), trimmed; may be empty.
+    pub label: String,
+}
+
+/// A problem with one puzzle, or with a whole input that cannot be read,
+/// located at the character a user has to fix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleError {
+    /// Display name of the input.
+    pub file: String,
+    /// 1-based line; 0 when the whole input is at fault (it cannot be opened).
+    pub line: usize,
+    /// 1-based column (in characters); 0 when there is no single column.
+    pub column: usize,
+    /// What is wrong and what to do about it; cells are named like `r3c5`.
+    pub message: String,
+}
+
+impl PuzzleError {
+    /// Builds an error; saves callers from spelling out the four fields.
+    pub fn new(file: &str, line: usize, column: usize, message: impl Into<String>) -> Self {
+        PuzzleError {
+            file: file.to_string(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for PuzzleError {
+    /// `file:line:column: message`, the shape editors and CI logs link to.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for PuzzleError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_is_file_line_column_message() {
+        let e = PuzzleError::new("a.txt", 3, 7, "bad");
+        assert_eq!(e.to_string(), "a.txt:3:7: bad");
+    }
+}

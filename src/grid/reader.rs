@@ -1,0 +1,285 @@
+//! Groups the lines of one input into puzzles, one result per puzzle.
+//! The accepted formats are described in the module documentation of
+//! [`crate::grid`].
+
+use std::io::{self, BufRead};
+
+use super::assemble::assemble;
+use super::layout::{
+    LineKind, PUZZLE_LINE_LENGTHS, Sym, classify, first_token, grid_symbols, spaced_symbols,
+};
+use super::lines::{Line, LineFault, LineSource};
+use super::symbols::is_any_symbol;
+use super::{Geometry, Origin, Puzzle, PuzzleError};
+
+/// The size a lone 16-symbol line is read as when it is not the first row of
+/// a 16x16 grid.
+const GEOMETRY_4X4: Geometry = Geometry { box_size: 2, n: 4 };
+
+/// Streaming reader over one input (a file or stdin): yields one item per
+/// puzzle found, in order, holding at most one puzzle (or one grid block) in
+/// memory. A bad puzzle yields one `Err` and reading goes on with the next;
+/// only an I/O error ends the input early (after one `Err` for it).
+pub struct PuzzleReader<R: BufRead> {
+    lines: LineSource<R>,
+    /// A line read ahead (to resolve the 4x4/16x16 ambiguity or to end a
+    /// grid block) that still has to be processed.
+    pending: Option<io::Result<Line>>,
+    file: String,
+    finished: bool,
+}
+
+impl<R: BufRead> PuzzleReader<R> {
+    /// Reads puzzles from `input`; `file_name` is used in origins and
+    /// errors, with `-` shown as `<stdin>`.
+    pub fn new(input: R, file_name: &str) -> Self {
+        let file = if file_name == "-" {
+            "<stdin>"
+        } else {
+            file_name
+        };
+        PuzzleReader {
+            lines: LineSource::new(input),
+            pending: None,
+            file: file.to_string(),
+            finished: false,
+        }
+    }
+
+    fn next_line(&mut self) -> Option<io::Result<Line>> {
+        self.pending.take().or_else(|| self.lines.next_line())
+    }
+
+    fn error(&self, line: usize, column: usize, message: impl Into<String>) -> PuzzleError {
+        PuzzleError::new(&self.file, line, column, message)
+    }
+
+    fn fault_error(&self, line: usize, fault: &LineFault) -> PuzzleError {
+        let (column, message) = fault.describe();
+        self.error(line, column, message)
+    }
+
+    /// Reports an I/O failure once and stops this input, since nothing after
+    /// a failed read can be trusted to line up.
+    fn io_error(&mut self, e: io::Error) -> PuzzleError {
+        self.finished = true;
+        self.pending = None;
+        let line = self.lines.lines_read() + 1;
+        self.error(line, 1, format!("cannot read the input: {e}"))
+    }
+
+    fn origin(&self, line: usize) -> Origin {
+        Origin {
+            file: self.file.clone(),
+            line,
+        }
+    }
+
+    /// The number of grid symbols on the next line that is not a comment or
+    /// separator, or `None` if a blank line, a bad line or the end comes
+    /// first. The line is put back for the caller to read.
+    fn next_row_len(&mut self) -> Option<usize> {
+        loop {
+            let line = match self.next_line() {
+                Some(Ok(line)) => line,
+                other => {
+                    self.pending = other;
+                    return None;
+                }
+            };
+            let kind = match &line.text {
+                Ok(text) => classify(text),
+                Err(_) => LineKind::Content,
+            };
+            match kind {
+                LineKind::Comment | LineKind::Separator => continue,
+                // A blank line could not continue a grid anyway, so it can go.
+                LineKind::Blank => return None,
+                LineKind::Content => {
+                    let len = line
+                        .text
+                        .as_ref()
+                        .ok()
+                        .map(|text| grid_symbols(text, 0).len());
+                    self.pending = Some(Ok(line));
+                    return len;
+                }
+            }
+        }
+    }
+
+    /// Decides whether a line with `row.len()` of 4, 9, 16 or 25 symbols starts
+    /// a grid block. A lone 16-symbol line may be a whole 4x4 puzzle, and a
+    /// line with characters that are no symbol at all may be stray text, so
+    /// both only start a grid if the next row has the same length.
+    fn starts_grid(&mut self, g: Geometry, row: &[Sym]) -> bool {
+        let plain = row.iter().all(|s| is_any_symbol(s.ch));
+        (plain && g.n != 16) || self.next_row_len() == Some(g.n)
+    }
+
+    /// Reads the rest of a grid block whose first row is `first`.
+    fn read_grid(
+        &mut self,
+        g: Geometry,
+        start: usize,
+        first: Vec<Sym>,
+    ) -> Result<Puzzle, PuzzleError> {
+        let mut syms = first;
+        syms.reserve(g.cell_count().saturating_sub(syms.len()));
+        let mut rows = 1;
+        // After the first bad row we keep consuming the block so that its
+        // remaining rows do not turn into more errors.
+        let mut fault: Option<PuzzleError> = None;
+        while rows < g.n {
+            let line = match self.next_line() {
+                None => {
+                    return Err(
+                        fault.unwrap_or_else(|| self.cut_short(g, start, rows, "the input ended"))
+                    );
+                }
+                Some(Err(e)) => return Err(self.io_error(e)),
+                Some(Ok(line)) => line,
+            };
+            let text = match line.text {
+                Ok(text) => text,
+                Err(f) => {
+                    fault.get_or_insert_with(|| self.fault_error(line.number, &f));
+                    rows += 1;
+                    continue;
+                }
+            };
+            match classify(&text) {
+                LineKind::Comment | LineKind::Separator => continue,
+                LineKind::Blank => {
+                    let why = format!("a blank line at line {} ended it", line.number);
+                    return Err(fault.unwrap_or_else(|| self.cut_short(g, start, rows, &why)));
+                }
+                LineKind::Content => {}
+            }
+            let row = grid_symbols(&text, line.number);
+            rows += 1;
+            if row.len() == g.n {
+                syms.extend(row);
+                continue;
+            }
+            if PUZZLE_LINE_LENGTHS.contains(&first_token(&text, 0).0.len()) {
+                // A one-line puzzle right after the block: the block was short.
+                let why = format!("line {} holds a whole puzzle", line.number);
+                self.pending = Some(Ok(Line {
+                    number: line.number,
+                    text: Ok(text),
+                }));
+                return Err(fault.unwrap_or_else(|| self.cut_short(g, start, rows - 1, &why)));
+            }
+            fault.get_or_insert_with(|| self.row_length_error(g, rows, &row, line.number));
+        }
+        match fault {
+            Some(e) => Err(e),
+            None => assemble(g, &syms, self.origin(start), String::new()),
+        }
+    }
+
+    fn cut_short(&self, g: Geometry, start: usize, rows: usize, why: &str) -> PuzzleError {
+        self.error(
+            start,
+            1,
+            format!(
+                "this {} grid has only {rows} of its {} rows ({why}); add the missing rows \
+                 or remove the partial grid",
+                g.label(),
+                g.n
+            ),
+        )
+    }
+
+    fn row_length_error(&self, g: Geometry, row: usize, syms: &[Sym], line: usize) -> PuzzleError {
+        let found = syms.len();
+        let (column, advice) = match syms.get(g.n) {
+            Some(extra) => (extra.col, "remove the extra ones"),
+            None => (1, "add the missing cells, using '.' for empty ones"),
+        };
+        self.error(
+            line,
+            column,
+            format!(
+                "row {row} of this {} grid has {found} {} but needs exactly {} \
+                 (spaces, '|' and '+' do not count); {advice}",
+                g.label(),
+                plural(found, "symbol"),
+                g.n
+            ),
+        )
+    }
+
+    /// Reads a puzzle written on a single line (with an optional label).
+    fn read_line_puzzle(&self, text: &str, number: usize) -> Result<Puzzle, PuzzleError> {
+        let (token, label) = first_token(text, number);
+        if let Some(g) = Geometry::from_cell_count(token.len()) {
+            return assemble(g, &token, self.origin(number), label);
+        }
+        let spaced = spaced_symbols(text, number);
+        let all_symbols = spaced.iter().all(|s| is_any_symbol(s.ch));
+        if all_symbols && let Some(g) = Geometry::from_cell_count(spaced.len()) {
+            return assemble(g, &spaced, self.origin(number), String::new());
+        }
+        let found = if all_symbols {
+            spaced.len()
+        } else {
+            token.len()
+        };
+        let column = token.first().map_or(1, |s| s.col);
+        Err(self.error(
+            number,
+            column,
+            format!(
+                "line has {found} {}; a puzzle line needs 16, 81, 256 or 625 \
+                 (4x4, 9x9, 16x16, 25x25)",
+                plural(found, "symbol")
+            ),
+        ))
+    }
+}
+
+fn plural(count: usize, word: &str) -> String {
+    if count == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
+impl<R: BufRead> Iterator for PuzzleReader<R> {
+    type Item = Result<Puzzle, PuzzleError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.finished {
+            return None;
+        }
+        loop {
+            let line = match self.next_line()? {
+                Ok(line) => line,
+                Err(e) => return Some(Err(self.io_error(e))),
+            };
+            let text = match line.text {
+                Ok(text) => text,
+                Err(fault) => return Some(Err(self.fault_error(line.number, &fault))),
+            };
+            if classify(&text) != LineKind::Content {
+                continue;
+            }
+            let row = grid_symbols(&text, line.number);
+            let result = match Geometry::from_side(row.len()) {
+                Some(g) if self.starts_grid(g, &row) => self.read_grid(g, line.number, row),
+                Some(g) if g.n == 16 => {
+                    assemble(GEOMETRY_4X4, &row, self.origin(line.number), String::new())
+                }
+                _ => self.read_line_puzzle(&text, line.number),
+            };
+            return Some(result);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "reader_tests.rs"]
+mod tests;

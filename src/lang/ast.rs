@@ -1,0 +1,385 @@
+//! The syntax tree of a rule program, as the parser produces it.
+//!
+//! Every node carries a [`Span`] so that the checker and the engine can point
+//! at the exact text a diagnostic or an explanation is about.
+
+use std::fmt;
+
+/// Which loaded source file a span belongs to (an index into [`SourceSet`]).
+pub type FileId = usize;
+
+/// A byte range inside one source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// The file the range is in.
+    pub file: FileId,
+    /// First byte of the range.
+    pub start: usize,
+    /// One past the last byte of the range.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span covering `start..end` of `file`.
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span { file, start, end }
+    }
+
+    /// The smallest span covering both `self` and `other` (same file).
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+/// The loaded rule files: their display names and their text.
+#[derive(Clone, Debug, Default)]
+pub struct SourceSet {
+    /// `(name, text)` per file, indexed by [`FileId`].
+    pub files: Vec<(String, String)>,
+}
+
+impl SourceSet {
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        self.files.push((name.into(), text.into()));
+        self.files.len() - 1
+    }
+
+    /// The display name of a file.
+    pub fn name(&self, file: FileId) -> &str {
+        &self.files[file].0
+    }
+
+    /// The text of a file.
+    pub fn text(&self, file: FileId) -> &str {
+        &self.files[file].1
+    }
+
+    /// 1-based line and column of a byte offset (columns count characters).
+    pub fn line_col(&self, file: FileId, offset: usize) -> (usize, usize) {
+        let text = self.text(file);
+        let offset = offset.min(text.len());
+        let before = &text[..floor_char_boundary(text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let col = before[line_start..].chars().count() + 1;
+        (line, col)
+    }
+
+    /// `file:line` of a span, the way rules are named in reports.
+    pub fn location(&self, span: Span) -> String {
+        let (line, _) = self.line_col(span.file, span.start);
+        format!("{}:{}", self.name(span.file), line)
+    }
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// A column type in a declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// A cell of the grid, written `r3c5`.
+    Cell,
+    /// A digit `1..=n` (printed as its symbol).
+    Digit,
+    /// A unit (row, column, box, or a unit a rule file adds); units are named by symbols.
+    Unit,
+    /// A plain integer.
+    Number,
+    /// An interned string.
+    Symbol,
+}
+
+impl Type {
+    /// Parses a type name as written in `.decl`.
+    pub fn from_name(name: &str) -> Option<Type> {
+        Some(match name {
+            "cell" => Type::Cell,
+            "digit" => Type::Digit,
+            "unit" => Type::Unit,
+            "number" => Type::Number,
+            "symbol" => Type::Symbol,
+            _ => return None,
+        })
+    }
+
+    /// The family a type belongs to: values of one family can meet in a join
+    /// or a comparison (digits are numbers, units are symbols).
+    pub fn family(self) -> TypeFamily {
+        match self {
+            Type::Cell => TypeFamily::Cell,
+            Type::Digit | Type::Number => TypeFamily::Number,
+            Type::Unit | Type::Symbol => TypeFamily::Symbol,
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Type::Cell => "cell",
+            Type::Digit => "digit",
+            Type::Unit => "unit",
+            Type::Number => "number",
+            Type::Symbol => "symbol",
+        })
+    }
+}
+
+/// Groups of types whose values are comparable with each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TypeFamily {
+    /// Cells.
+    Cell,
+    /// Digits and numbers.
+    Number,
+    /// Units and symbols.
+    Symbol,
+}
+
+impl fmt::Display for TypeFamily {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TypeFamily::Cell => "cell",
+            TypeFamily::Number => "number",
+            TypeFamily::Symbol => "symbol",
+        })
+    }
+}
+
+/// One column of a declaration: `name: type`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attribute {
+    /// The column's name (documentation only).
+    pub name: String,
+    /// The column's type.
+    pub ty: Type,
+    /// Where the column is declared.
+    pub span: Span,
+}
+
+/// `.decl name(attr: type, ...)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decl {
+    /// The relation's name.
+    pub name: String,
+    /// Its columns.
+    pub attrs: Vec<Attribute>,
+    /// Comment lines directly above the declaration, joined with spaces.
+    pub doc: String,
+    /// The whole declaration.
+    pub span: Span,
+    /// Just the name.
+    pub name_span: Span,
+}
+
+/// Binary arithmetic operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+}
+
+impl fmt::Display for BinOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+        })
+    }
+}
+
+/// Comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    /// `=`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl CmpOp {
+    /// The operator that holds with its operands swapped (`a < b` is `b > a`).
+    pub fn flipped(self) -> CmpOp {
+        match self {
+            CmpOp::Eq => CmpOp::Eq,
+            CmpOp::Ne => CmpOp::Ne,
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
+        }
+    }
+
+    /// Whether `a op b` holds.
+    pub fn holds<T: Ord>(self, a: T, b: T) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+        }
+    }
+}
+
+impl fmt::Display for CmpOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        })
+    }
+}
+
+/// A term: an argument of an atom or an operand of a comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A variable such as `C`.
+    Var(String, Span),
+    /// The anonymous variable `_`.
+    Wildcard(Span),
+    /// An integer constant.
+    Int(i64, Span),
+    /// A string constant (a symbol).
+    Str(String, Span),
+    /// A cell constant such as `r3c5` (1-based row and column as written).
+    Cell {
+        /// Row as written (1-based).
+        row: u32,
+        /// Column as written (1-based).
+        col: u32,
+        /// Where it is written.
+        span: Span,
+    },
+    /// `a + b`, `a - b`.
+    Binary(BinOp, Box<Expr>, Box<Expr>, Span),
+    /// `-a`.
+    Neg(Box<Expr>, Span),
+}
+
+impl Expr {
+    /// Where the term is written.
+    pub fn span(&self) -> Span {
+        match self {
+            Expr::Var(_, s) | Expr::Wildcard(s) | Expr::Int(_, s) | Expr::Str(_, s) => *s,
+            Expr::Cell { span, .. } => *span,
+            Expr::Binary(_, _, _, s) | Expr::Neg(_, s) => *s,
+        }
+    }
+
+    /// Calls `f` on every variable name in the term, in order.
+    pub fn visit_vars<'a>(&'a self, f: &mut impl FnMut(&'a str, Span)) {
+        match self {
+            Expr::Var(name, span) => f(name, *span),
+            Expr::Binary(_, a, b, _) => {
+                a.visit_vars(f);
+                b.visit_vars(f);
+            }
+            Expr::Neg(a, _) => a.visit_vars(f),
+            Expr::Wildcard(_) | Expr::Int(..) | Expr::Str(..) | Expr::Cell { .. } => {}
+        }
+    }
+}
+
+/// `rel(arg, ...)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Atom {
+    /// The relation's name.
+    pub rel: String,
+    /// The arguments.
+    pub args: Vec<Expr>,
+    /// The whole atom.
+    pub span: Span,
+    /// Just the relation name.
+    pub name_span: Span,
+}
+
+/// The aggregate functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AggFunc {
+    /// `count : { ... }`: the number of distinct bindings of the body's own variables.
+    Count,
+}
+
+/// One conjunct of a rule body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Literal {
+    /// A positive atom.
+    Atom(Atom),
+    /// `!atom`.
+    Neg(Atom, Span),
+    /// `a op b`.
+    Cmp(Expr, CmpOp, Expr, Span),
+    /// `count : { body } op bound` (normalised so the aggregate is on the left).
+    Aggregate {
+        /// The aggregate function.
+        func: AggFunc,
+        /// The literals inside the braces.
+        body: Vec<Literal>,
+        /// How the aggregate is compared with the bound.
+        op: CmpOp,
+        /// The bound it is compared with.
+        bound: Expr,
+        /// The whole literal.
+        span: Span,
+    },
+}
+
+impl Literal {
+    /// Where the literal is written.
+    pub fn span(&self) -> Span {
+        match self {
+            Literal::Atom(a) => a.span,
+            Literal::Neg(_, s) | Literal::Cmp(_, _, _, s) => *s,
+            Literal::Aggregate { span, .. } => *span,
+        }
+    }
+}
+
+/// `head :- body.` or a fact `head.` (empty body).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    /// The derived atom.
+    pub head: Atom,
+    /// The conjunction that derives it; empty for a fact.
+    pub body: Vec<Literal>,
+    /// Comment lines directly above the rule, joined with spaces: what the
+    /// rule means in Sudoku words, shown by reports.
+    pub doc: String,
+    /// The whole rule, up to and including the final `.`.
+    pub span: Span,
+}
+
+/// A parsed source file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Module {
+    /// Its declarations, in order.
+    pub decls: Vec<Decl>,
+    /// Its rules and facts, in order.
+    pub rules: Vec<Rule>,
+}

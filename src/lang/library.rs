@@ -1,0 +1,133 @@
+//! Rule sets: the standard library embedded in the binary, a replacement
+//! directory (`--rules DIR`), and extra files (`--rules-add FILE`).
+
+use super::ast::SourceSet;
+use super::check::{ParsedFile, check};
+use super::diag::Diagnostics;
+use super::parser::parse_module;
+use super::program::Program;
+use std::fmt;
+use std::path::Path;
+
+/// The standard rule library, compiled into the binary so that sudolog
+/// works from any directory.
+pub const STANDARD: &[(&str, &str)] = &[
+    ("rules/grid.dl", include_str!("../../rules/grid.dl")),
+    ("rules/singles.dl", include_str!("../../rules/singles.dl")),
+];
+
+/// Why a rule set could not be loaded.
+#[derive(Debug)]
+pub enum RulesError {
+    /// A file or directory could not be read.
+    Io(String),
+    /// The rules have errors.
+    Invalid(Diagnostics),
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::Io(m) => f.write_str(m),
+            RulesError::Invalid(d) => write!(f, "{d}"),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+/// The texts of a rule set, before parsing.
+#[derive(Clone, Debug, Default)]
+pub struct RuleSources {
+    /// `(display name, text)` per file, in load order.
+    pub files: Vec<(String, String)>,
+}
+
+impl RuleSources {
+    /// The embedded standard library.
+    pub fn standard() -> RuleSources {
+        RuleSources {
+            files: STANDARD
+                .iter()
+                .map(|(n, t)| (n.to_string(), t.to_string()))
+                .collect(),
+        }
+    }
+
+    /// Every `.dl` file directly inside `dir`, in name order (replaces the
+    /// standard library).
+    pub fn from_dir(dir: &Path) -> Result<RuleSources, RulesError> {
+        let io = |e: std::io::Error| {
+            RulesError::Io(format!(
+                "cannot read the rules directory {}: {e}; pass a directory holding .dl files to --rules",
+                dir.display()
+            ))
+        };
+        let mut paths: Vec<_> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "dl"))
+            .collect();
+        paths.sort();
+        if paths.is_empty() {
+            return Err(RulesError::Io(format!(
+                "the rules directory {} holds no .dl files; pass a directory of rule files to --rules",
+                dir.display()
+            )));
+        }
+        let mut s = RuleSources::default();
+        for p in paths {
+            s.add_file(&p)?;
+        }
+        Ok(s)
+    }
+
+    /// Adds one rule file.
+    pub fn add_file(&mut self, path: &Path) -> Result<(), RulesError> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            RulesError::Io(format!(
+                "cannot read the rule file {}: {e}; check the path (rule files are UTF-8 text)",
+                path.display()
+            ))
+        })?;
+        self.files.push((path.display().to_string(), text));
+        Ok(())
+    }
+
+    /// Adds a rule text under a display name.
+    pub fn add_text(&mut self, name: &str, text: &str) {
+        self.files.push((name.to_string(), text.to_string()));
+    }
+
+    /// Parses and checks the whole set.
+    pub fn load(&self) -> Result<Program, RulesError> {
+        let mut sources = SourceSet::default();
+        let mut parsed = Vec::new();
+        let mut errors = Vec::new();
+        for (name, text) in &self.files {
+            let id = sources.add(name.clone(), text.clone());
+            match parse_module(text, id) {
+                Ok(module) => parsed.push(ParsedFile {
+                    module,
+                    technique: technique_name(name),
+                }),
+                Err(mut e) => errors.append(&mut e),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(RulesError::Invalid(Diagnostics {
+                items: errors,
+                sources,
+            }));
+        }
+        check(parsed, sources).map_err(RulesError::Invalid)
+    }
+}
+
+/// The technique a file's rules belong to: its stem (`rules/singles.dl` → `singles`).
+fn technique_name(path: &str) -> String {
+    Path::new(path)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_string())
+}

@@ -1,0 +1,11 @@
+//! The rule language: syntax, diagnostics, checking, and rule-set loading.
+
+pub mod ast;
+pub mod check;
+pub mod diag;
+pub mod graph;
+pub mod lexer;
+pub mod library;
+pub mod parser;
+pub mod program;
+pub mod symbols;

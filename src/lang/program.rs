@@ -1,0 +1,325 @@
+//! A checked rule program: relations resolved to ids, variables numbered,
+//! constants turned into values, every rule known to be safe, well typed,
+//! monotone and stratified. The engine compiles this, never the raw AST.
+
+use super::ast::{CmpOp, SourceSet, Span, Type};
+use super::symbols::Symbols;
+
+/// Index of a relation in [`Program::relations`].
+pub type RelId = usize;
+/// Index of a variable inside one rule.
+pub type VarId = usize;
+/// Every value inside the engine: cells, digits, numbers and interned symbols.
+pub type Value = i32;
+
+/// Cells are encoded as `row * CELL_STRIDE + col` (0-based), so that a cell
+/// constant such as `r3c5` means the same value for every grid size.
+pub const CELL_STRIDE: Value = 32;
+
+/// The value of the cell at 0-based `row`, `col`.
+pub fn cell_value(row: usize, col: usize) -> Value {
+    row as Value * CELL_STRIDE + col as Value
+}
+
+/// The 0-based `(row, col)` of a cell value.
+pub fn cell_coords(value: Value) -> (usize, usize) {
+    (
+        (value / CELL_STRIDE) as usize,
+        (value % CELL_STRIDE) as usize,
+    )
+}
+
+/// The relations every program has, filled from the grid and the puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// `cell(c)`: every cell of the grid.
+    Cell,
+    /// `digit(d)`: the digits `1..=n`.
+    Digit,
+    /// `size(n)`: the number of digits.
+    Size,
+    /// `box_width(w)`: the side of a box.
+    BoxWidth,
+    /// `row(c, r)`: the 1-based row of a cell.
+    Row,
+    /// `col(c, k)`: the 1-based column of a cell.
+    Col,
+    /// `box(c, b)`: the 1-based box of a cell (boxes numbered row by row).
+    Box,
+    /// `unit(u)`: every unit (rows, columns, boxes, and units rules add).
+    Unit,
+    /// `in_unit(c, u)`: cell `c` belongs to unit `u`.
+    InUnit,
+    /// `unit_kind(u, k)`: `"row"`, `"col"` or `"box"` (or what a rule file says).
+    UnitKind,
+    /// `given(c, d)`: the puzzle's clues.
+    Given,
+    /// `placed(c, d)`: state, digit `d` is in cell `c`.
+    Placed,
+    /// `eliminated(c, d)`: state, digit `d` cannot be in cell `c`.
+    Eliminated,
+    /// `contradiction(reason, c)`: the branch is impossible; stops the fixpoint.
+    Contradiction,
+}
+
+impl Builtin {
+    /// All built-ins with their names, column names and types, and whether
+    /// rules may add facts to them.
+    pub const ALL: &'static [(Builtin, &'static str, &'static [(&'static str, Type)], bool)] = &[
+        (Builtin::Cell, "cell", &[("c", Type::Cell)], false),
+        (Builtin::Digit, "digit", &[("d", Type::Digit)], false),
+        (Builtin::Size, "size", &[("n", Type::Number)], false),
+        (
+            Builtin::BoxWidth,
+            "box_width",
+            &[("w", Type::Number)],
+            false,
+        ),
+        (
+            Builtin::Row,
+            "row",
+            &[("c", Type::Cell), ("r", Type::Number)],
+            false,
+        ),
+        (
+            Builtin::Col,
+            "col",
+            &[("c", Type::Cell), ("k", Type::Number)],
+            false,
+        ),
+        (
+            Builtin::Box,
+            "box",
+            &[("c", Type::Cell), ("b", Type::Number)],
+            false,
+        ),
+        (Builtin::Unit, "unit", &[("u", Type::Unit)], true),
+        (
+            Builtin::InUnit,
+            "in_unit",
+            &[("c", Type::Cell), ("u", Type::Unit)],
+            true,
+        ),
+        (
+            Builtin::UnitKind,
+            "unit_kind",
+            &[("u", Type::Unit), ("k", Type::Symbol)],
+            true,
+        ),
+        (
+            Builtin::Given,
+            "given",
+            &[("c", Type::Cell), ("d", Type::Digit)],
+            false,
+        ),
+        (
+            Builtin::Placed,
+            "placed",
+            &[("c", Type::Cell), ("d", Type::Digit)],
+            true,
+        ),
+        (
+            Builtin::Eliminated,
+            "eliminated",
+            &[("c", Type::Cell), ("d", Type::Digit)],
+            true,
+        ),
+        (
+            Builtin::Contradiction,
+            "contradiction",
+            &[("reason", Type::Symbol), ("c", Type::Cell)],
+            true,
+        ),
+    ];
+}
+
+/// The name of the view of open candidates, which rules may not use.
+pub const CANDIDATE_VIEW: &str = "candidate";
+
+/// A relation of the program.
+#[derive(Clone, Debug)]
+pub struct Relation {
+    /// Its name.
+    pub name: String,
+    /// Column names and types.
+    pub columns: Vec<(String, Type)>,
+    /// Which built-in it is, if any.
+    pub builtin: Option<Builtin>,
+    /// Its doc comment (for user relations).
+    pub doc: String,
+    /// Where it was declared (user relations).
+    pub decl: Option<Span>,
+    /// Whether its facts can change as the solve goes on (it depends on
+    /// `placed` or `eliminated`): such relations live in the fixpoint.
+    pub dynamic: bool,
+    /// Whether it depends on the puzzle's givens (else it is pure geometry
+    /// and is computed once per grid size).
+    pub per_puzzle: bool,
+    /// Static relations: the stratum (index into [`Program::strata`]).
+    pub stratum: usize,
+}
+
+impl Relation {
+    /// The number of columns.
+    pub fn arity(&self) -> usize {
+        self.columns.len()
+    }
+}
+
+/// An arithmetic expression over a rule's variables.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A variable.
+    Var(VarId),
+    /// A constant.
+    Const(Value),
+    /// `a + b`.
+    Add(Box<Expr>, Box<Expr>),
+    /// `a - b`.
+    Sub(Box<Expr>, Box<Expr>),
+    /// `-a`.
+    Neg(Box<Expr>),
+}
+
+impl Expr {
+    /// Appends the variables the expression reads.
+    pub fn vars(&self, out: &mut Vec<VarId>) {
+        match self {
+            Expr::Var(v) => out.push(*v),
+            Expr::Const(_) => {}
+            Expr::Add(a, b) | Expr::Sub(a, b) => {
+                a.vars(out);
+                b.vars(out);
+            }
+            Expr::Neg(a) => a.vars(out),
+        }
+    }
+
+    /// The expression's value, with `var` giving each variable's value;
+    /// `None` on overflow.
+    pub fn eval(&self, var: &impl Fn(VarId) -> Value) -> Option<Value> {
+        match self {
+            Expr::Var(v) => Some(var(*v)),
+            Expr::Const(c) => Some(*c),
+            Expr::Add(a, b) => a.eval(var)?.checked_add(b.eval(var)?),
+            Expr::Sub(a, b) => a.eval(var)?.checked_sub(b.eval(var)?),
+            Expr::Neg(a) => a.eval(var)?.checked_neg(),
+        }
+    }
+}
+
+/// An argument of a body atom.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// A variable (bound here or earlier).
+    Var(VarId),
+    /// A constant the column must equal.
+    Const(Value),
+    /// `_`: any value.
+    Wild,
+}
+
+/// An atom over a relation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Atom {
+    /// The relation.
+    pub rel: RelId,
+    /// One argument per column.
+    pub args: Vec<Arg>,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// A conjunct of a checked rule body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Literal {
+    /// A positive atom.
+    Atom(Atom),
+    /// A negated atom (the relation is static).
+    Neg(Atom),
+    /// A comparison. With `=` and an unbound variable on one side it binds it.
+    Cmp(Expr, CmpOp, Expr, Span),
+    /// `count : { body } op bound`.
+    Count(Aggregate),
+}
+
+/// A counting aggregate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Aggregate {
+    /// The literals inside the braces.
+    pub body: Vec<Literal>,
+    /// The comparison with the bound.
+    pub op: CmpOp,
+    /// The bound.
+    pub bound: Expr,
+    /// Variables shared with the rest of the rule (bound outside): the group.
+    pub group: Vec<VarId>,
+    /// Variables local to the body: what is counted (distinct bindings).
+    pub local: Vec<VarId>,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// A checked rule (or fact, with an empty body).
+#[derive(Clone, Debug)]
+pub struct Rule {
+    /// Its index in [`Program::rules`].
+    pub id: usize,
+    /// The relation it derives.
+    pub head_rel: RelId,
+    /// One expression per head column (variables bound by the body).
+    pub head: Vec<Expr>,
+    /// The body.
+    pub body: Vec<Literal>,
+    /// Variable names by id (generated names for `_` start with `_`).
+    pub var_names: Vec<String>,
+    /// Variable types by id.
+    pub var_types: Vec<Type>,
+    /// What the rule means, from its comment.
+    pub doc: String,
+    /// `file:line`, how reports name the rule.
+    pub name: String,
+    /// The technique it belongs to (its file's stem, e.g. `singles`).
+    pub technique: String,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// Static strata: relations evaluated together, in order, before the fixpoint.
+#[derive(Clone, Debug, Default)]
+pub struct Stratum {
+    /// The relations it defines.
+    pub relations: Vec<RelId>,
+    /// Whether any of them depends on the givens.
+    pub per_puzzle: bool,
+}
+
+/// A whole checked rule set.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// Every relation, built-ins first in [`Builtin::ALL`] order.
+    pub relations: Vec<Relation>,
+    /// Every rule, in file order.
+    pub rules: Vec<Rule>,
+    /// Static strata in evaluation order.
+    pub strata: Vec<Stratum>,
+    /// Interned symbols.
+    pub symbols: Symbols,
+    /// The source texts (for reports).
+    pub sources: SourceSet,
+}
+
+impl Program {
+    /// The id of a relation by name.
+    pub fn relation(&self, name: &str) -> Option<RelId> {
+        self.relations.iter().position(|r| r.name == name)
+    }
+
+    /// The id of a built-in relation.
+    pub fn builtin(&self, which: Builtin) -> RelId {
+        Builtin::ALL
+            .iter()
+            .position(|(b, ..)| *b == which)
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,208 @@
+//! Output formats for solve results: the line format (one line per puzzle),
+//! the grid format (grids and pencil marks, readable back as input), and
+//! JSON (one object per puzzle, one per line).
+
+use crate::grid::{Puzzle, PuzzleError, render_candidates, render_grid, render_line};
+use crate::lang::program::Program;
+use crate::solver::{Outcome, Verdict};
+use serde_json::{Value as Json, json};
+
+/// Why a puzzle is not solved, in words (for `#` lines).
+fn reason(outcome: &Outcome, puzzle: &Puzzle) -> String {
+    let g = &puzzle.geometry;
+    let open = outcome.grid.iter().filter(|&&d| d == 0).count();
+    match &outcome.verdict {
+        Verdict::Solved => "solved".to_string(),
+        Verdict::Stalled => format!(
+            "stalled: the rules derive nothing more after {} steps with {} of {} cells open",
+            outcome.stats.steps,
+            open,
+            g.cell_count()
+        ),
+        Verdict::Contradiction => {
+            let first = outcome.contradictions.first();
+            match first {
+                Some((why, Some(cell))) => {
+                    format!("contradiction: {why} at {}", g.cell_name(*cell))
+                }
+                Some((why, None)) => format!("contradiction: {why}"),
+                None => "contradiction".to_string(),
+            }
+        }
+        Verdict::InvalidResult(why) => {
+            format!("invalid result: the rules produced a wrong grid ({why}); check the rule files")
+        }
+        Verdict::FactLimit => format!(
+            "stopped: the rules derived more than {} facts; a rule may generate values without end",
+            outcome.stats.derived
+        ),
+    }
+}
+
+/// One line for a puzzle: the solution's symbols, or `# ...` saying why not
+/// (with the partial grid for a stall).
+pub fn line(outcome: &Outcome, puzzle: &Puzzle) -> String {
+    let g = &puzzle.geometry;
+    match outcome.verdict {
+        Verdict::Solved => render_line(g, &outcome.grid),
+        Verdict::Stalled => format!(
+            "# {} ({}:{}): {}",
+            reason(outcome, puzzle),
+            puzzle.origin.file,
+            puzzle.origin.line,
+            render_line(g, &outcome.grid)
+        ),
+        _ => format!(
+            "# {} ({}:{})",
+            reason(outcome, puzzle),
+            puzzle.origin.file,
+            puzzle.origin.line
+        ),
+    }
+}
+
+/// The `#` line for a puzzle that could not be read.
+pub fn error_line(error: &PuzzleError) -> String {
+    format!("# invalid: {error}")
+}
+
+/// The grid format: a `#` header, the grid, and for a stall the pencil
+/// marks (as `#` lines, so the output reads back as a puzzle file).
+pub fn grid(index: usize, outcome: &Outcome, puzzle: &Puzzle) -> String {
+    let g = &puzzle.geometry;
+    let mut out = format!(
+        "# puzzle {} ({}:{}): {}\n",
+        index,
+        puzzle.origin.file,
+        puzzle.origin.line,
+        reason(outcome, puzzle)
+    );
+    out.push_str(&render_grid(g, &outcome.grid));
+    if outcome.verdict == Verdict::Stalled {
+        out.push_str("# candidates of the open cells:\n");
+        for l in render_candidates(g, &outcome.grid, &outcome.candidates).lines() {
+            out.push_str("#   ");
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The grid format for a puzzle that could not be read.
+pub fn grid_error(index: usize, error: &PuzzleError) -> String {
+    format!("# puzzle {index}: invalid: {error}\n")
+}
+
+/// Candidates of the open cells as `{"r1c2": "349", ...}`.
+fn candidates_json(outcome: &Outcome, puzzle: &Puzzle) -> Json {
+    let g = &puzzle.geometry;
+    let mut map = serde_json::Map::new();
+    for (cell, &d) in outcome.grid.iter().enumerate() {
+        if d == 0 {
+            let mask = outcome.candidates.get(cell).copied().unwrap_or(0);
+            let s: String = (1..=g.n as u8)
+                .filter(|k| mask & (1 << k) != 0)
+                .map(|k| g.digit_symbol(k))
+                .collect();
+            map.insert(g.cell_name(cell), Json::String(s));
+        }
+    }
+    Json::Object(map)
+}
+
+/// Statistics as JSON, naming rules by `file:line`.
+pub fn stats_json(outcome: &Outcome, program: &Program) -> Json {
+    let s = &outcome.stats;
+    let firings: Vec<Json> = s
+        .firings
+        .iter()
+        .filter_map(|&(rule, facts)| {
+            let r = program.rules.get(rule)?;
+            Some(json!({"rule": r.name, "technique": r.technique, "facts": facts}))
+        })
+        .collect();
+    json!({
+        "steps": s.steps,
+        "facts_derived": s.derived,
+        "placed": s.placed,
+        "eliminated": s.eliminated,
+        "firings": firings,
+        "micros": s.micros,
+    })
+}
+
+/// One JSON object for a solved (or not) puzzle.
+pub fn json(index: usize, outcome: &Outcome, puzzle: &Puzzle, program: &Program) -> Json {
+    let g = &puzzle.geometry;
+    let mut obj = json!({
+        "index": index,
+        "file": puzzle.origin.file,
+        "line": puzzle.origin.line,
+        "size": g.label(),
+        "status": outcome.verdict.word(),
+        "puzzle": render_line(g, &puzzle.cells),
+        "stats": stats_json(outcome, program),
+    });
+    if outcome.verdict == Verdict::Solved {
+        obj["solution"] = Json::String(render_line(g, &outcome.grid));
+    } else {
+        obj["reason"] = Json::String(reason(outcome, puzzle));
+        obj["partial"] = Json::String(render_line(g, &outcome.grid));
+    }
+    if outcome.verdict == Verdict::Stalled {
+        obj["candidates"] = candidates_json(outcome, puzzle);
+    }
+    if !outcome.contradictions.is_empty() {
+        obj["contradictions"] = outcome
+            .contradictions
+            .iter()
+            .map(|(why, cell)| json!({"reason": why, "cell": cell.map(|c| g.cell_name(c))}))
+            .collect();
+    }
+    if !puzzle.label.is_empty() {
+        obj["label"] = Json::String(puzzle.label.clone());
+    }
+    obj
+}
+
+/// One JSON object for a puzzle that could not be read.
+pub fn json_error(index: usize, error: &PuzzleError) -> Json {
+    json!({
+        "index": index,
+        "file": error.file,
+        "line": error.line,
+        "column": error.column,
+        "status": "invalid",
+        "error": error.message,
+    })
+}
+
+/// A human summary of a rule set for `sudolog check`: relations and rules.
+pub fn rule_listing(program: &Program) -> String {
+    let mut out = String::from("relations:\n");
+    for r in &program.relations {
+        let cols = r
+            .columns
+            .iter()
+            .map(|(n, t)| format!("{n}: {t}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let kind = match (r.builtin.is_some(), r.dynamic) {
+            (true, true) => "state",
+            (true, false) => "built-in",
+            (false, true) => "derived, changes during the solve",
+            (false, false) => "derived, static",
+        };
+        out.push_str(&format!("  {}({})  [{}]\n", r.name, cols, kind));
+    }
+    out.push_str("rules:\n");
+    for r in &program.rules {
+        let head = &program.relations[r.head_rel].name;
+        out.push_str(&format!(
+            "  {:<24} {:<10} -> {:<14} {}\n",
+            r.name, r.technique, head, r.doc
+        ));
+    }
+    out
+}
