@@ -126,10 +126,44 @@ impl CExpr {
     }
 }
 
+/// A slot or a constant: the operands most expressions are, evaluated
+/// without recursion or overflow checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Simple {
+    /// A frame slot.
+    Slot(u8),
+    /// A constant.
+    Const(Value),
+}
+
+impl Simple {
+    /// The operand's value in a frame.
+    #[inline]
+    pub fn get(self, f: &Frame) -> Value {
+        match self {
+            Simple::Slot(i) => f.get(i as usize),
+            Simple::Const(c) => c,
+        }
+    }
+}
+
+impl CExpr {
+    /// The expression as a [`Simple`] operand, if it is one.
+    pub fn simple(&self) -> Option<Simple> {
+        match self {
+            CExpr::Slot(i) => Some(Simple::Slot(*i)),
+            CExpr::Const(c) => Some(Simple::Const(*c)),
+            _ => None,
+        }
+    }
+}
+
 /// A condition on a frame.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Check {
-    /// A comparison.
+    /// A comparison of two simple operands.
+    Fast(Simple, CmpOp, Simple),
+    /// A comparison with arithmetic.
     Cmp(CExpr, CmpOp, CExpr),
     /// A negated static atom: the tuple built from `key` (laid out by the
     /// index spec) must not be in the index.
@@ -141,21 +175,57 @@ pub enum Check {
     },
 }
 
+impl Check {
+    /// A comparison, in its fast form when both sides are simple.
+    pub fn cmp(a: CExpr, op: CmpOp, b: CExpr) -> Check {
+        match (a.simple(), b.simple()) {
+            (Some(x), Some(y)) => Check::Fast(x, op, y),
+            _ => Check::Cmp(a, op, b),
+        }
+    }
+}
+
 /// The output of an operator: one expression per output slot.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Emit {
     /// Expressions for slots `0..SLOTS`.
     pub slots: Vec<CExpr>,
+    /// The same when every slot is simple (the usual case).
+    pub fast: Option<Vec<Simple>>,
+}
+
+impl Emit {
+    /// An emit from per-slot expressions.
+    pub fn new(slots: Vec<CExpr>) -> Emit {
+        let fast = slots.iter().map(CExpr::simple).collect();
+        Emit { slots, fast }
+    }
 }
 
 /// Where an operator's output goes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Out {
-    /// The variable receiving the tuples.
+    /// The variable receiving the tuples (unused when `count` is set).
     pub var: VarIdx,
     /// For the last operator of a program rule: the rule and the relation
     /// it derives (for provenance and firing counts).
     pub rule: Option<(usize, RelId)>,
+    /// For the last operator of a count's body: the aggregate (index in
+    /// [`Plan::aggs`]) whose counters the tuples bump. They are full
+    /// bindings of the body, so semi-naive evaluation yields each one
+    /// exactly once and they need not be stored.
+    pub count: Option<usize>,
+}
+
+impl Out {
+    /// Output into a variable.
+    pub fn to_var(var: VarIdx) -> Out {
+        Out {
+            var,
+            rule: None,
+            count: None,
+        }
+    }
 }
 
 /// One operator, run once per round on the newest tuples.
@@ -199,13 +269,6 @@ pub enum Op {
         emit: Emit,
         /// Destination.
         to: Out,
-    },
-    /// Bumps the counters of an aggregate from its body's new tuples.
-    Count {
-        /// The body's output variable.
-        inner: VarIdx,
-        /// The aggregate (index in [`Plan::aggs`]).
-        agg: usize,
     },
     /// Emits groups whose bound is already met with a count of zero.
     SeedCheck {
@@ -290,9 +353,9 @@ pub fn compile(
             b.plan.base_loads.push((r, v));
         }
     }
-    for (i, agg) in lowered.aggs.iter().enumerate() {
+    for agg in &lowered.aggs {
         if members.contains(&agg.reached) {
-            b.compile_agg(i, agg)?;
+            b.compile_agg(agg)?;
         }
     }
     for rule in &lowered.rules {
@@ -301,6 +364,7 @@ pub fn compile(
             let out = Out {
                 var,
                 rule: rule.source_rule.map(|r| (r, rule.head)),
+                count: None,
             };
             b.compile_rule(rule, out, rule.source_rule)?;
         }
@@ -338,17 +402,8 @@ impl Builder<'_> {
         self.plan.rel_var.contains_key(&rel)
     }
 
-    fn compile_agg(&mut self, id: usize, agg: &AggDef) -> Result<(), PlanError> {
+    fn compile_agg(&mut self, agg: &AggDef) -> Result<(), PlanError> {
         let reached = self.plan.rel_var[&agg.reached];
-        let inner = self.new_var(&format!("count#{id}"));
-        self.compile_rule(
-            &agg.body,
-            Out {
-                var: inner,
-                rule: None,
-            },
-            None,
-        )?;
         // Bound over the key slots of the count's flat output.
         let env: FxHashMap<VarId, CExpr> = agg
             .key
@@ -378,7 +433,12 @@ impl Builder<'_> {
             reached,
             seed,
         });
-        self.plan.ops.push(Op::Count { inner, agg: idx });
+        let out = Out {
+            var: reached,
+            rule: None,
+            count: Some(idx),
+        };
+        self.compile_rule(&agg.body, out, None)?;
         if let SeedSource::Var(seed) = seed {
             if matches!(agg.op, CmpOp::Ge | CmpOp::Gt) {
                 self.plan.ops.push(Op::SeedCheck { seed, agg: idx });
@@ -532,7 +592,7 @@ impl Builder<'_> {
                     from: current,
                     checks,
                     emit,
-                    to: Out { var: v, rule: None },
+                    to: Out::to_var(v),
                 });
                 current = v;
                 layout = new_layout;
@@ -549,7 +609,7 @@ impl Builder<'_> {
             for (i, &(_, v)) in extra_eq.iter().enumerate() {
                 let pos = val_vars.len() - extra_eq.len() + i;
                 if let Some(e) = env.get(&v) {
-                    checks.push(Check::Cmp(
+                    checks.push(Check::cmp(
                         e.clone(),
                         CmpOp::Eq,
                         CExpr::Slot((SLOTS + pos) as u8),
@@ -578,7 +638,7 @@ impl Builder<'_> {
                 }
                 .ok_or_else(|| err("more than eight variables are alive at once".into()))?;
                 let v = self.new_var("chain");
-                (emit_layout(&l, &env), l, Out { var: v, rule: None })
+                (emit_layout(&l, &env), l, Out::to_var(v))
             };
             let target = to.var;
             if dynamic {
@@ -674,7 +734,7 @@ impl Builder<'_> {
             while i < cmps.len() {
                 let (a, op, b) = cmps[i];
                 if let (Some(x), Some(y)) = (cexpr(a, &env), cexpr(b, &env)) {
-                    checks.push(Check::Cmp(x, *op, y));
+                    checks.push(Check::cmp(x, *op, y));
                     cmps.remove(i);
                     progress = true;
                     continue;
@@ -763,7 +823,7 @@ impl Builder<'_> {
             slots.push(cexpr(e, env)?);
         }
         slots.resize(SLOTS, CExpr::Const(0));
-        Some(Emit { slots })
+        Some(Emit::new(slots))
     }
 
     /// A one-shot load of a static atom: its tuples, filtered by the atom's
@@ -800,7 +860,7 @@ impl Builder<'_> {
         let v = self.new_var(&name);
         let mut checks = Vec::new();
         for &(c, k) in &spec.consts {
-            checks.push(Check::Cmp(CExpr::Slot(c as u8), CmpOp::Eq, CExpr::Const(k)));
+            checks.push(Check::cmp(CExpr::Slot(c as u8), CmpOp::Eq, CExpr::Const(k)));
         }
         for &(a, b) in &spec.eqs {
             checks.push(Check::Cmp(
@@ -819,8 +879,8 @@ impl Builder<'_> {
         self.plan.ops.push(Op::Map {
             from,
             checks,
-            emit: Emit { slots },
-            to: Out { var: v, rule: None },
+            emit: Emit::new(slots),
+            to: Out::to_var(v),
         });
         self.index_vars.insert(spec, v);
         v
@@ -835,7 +895,7 @@ fn flat_atom_layout(atom: &Atom) -> (Layout, Vec<Check>) {
     let mut seen: FxHashMap<VarId, usize> = FxHashMap::default();
     for (c, arg) in atom.args.iter().enumerate() {
         match arg {
-            Arg::Const(v) => checks.push(Check::Cmp(
+            Arg::Const(v) => checks.push(Check::cmp(
                 CExpr::Slot(c as u8),
                 CmpOp::Eq,
                 CExpr::Const(*v),
@@ -843,7 +903,7 @@ fn flat_atom_layout(atom: &Atom) -> (Layout, Vec<Check>) {
             Arg::Wild => {}
             Arg::Var(v) => {
                 if let Some(&first) = seen.get(v) {
-                    checks.push(Check::Cmp(
+                    checks.push(Check::cmp(
                         CExpr::Slot(first as u8),
                         CmpOp::Eq,
                         CExpr::Slot(c as u8),
@@ -907,21 +967,22 @@ fn flat_layout(needed: &[VarId], env: &FxHashMap<VarId, CExpr>) -> Option<Layout
 }
 
 fn emit_layout(layout: &Layout, env: &FxHashMap<VarId, CExpr>) -> Emit {
-    Emit {
-        slots: layout
+    Emit::new(
+        layout
             .iter()
             .map(|v| match v {
                 Some(v) => env.get(v).cloned().unwrap_or(CExpr::Const(0)),
                 None => CExpr::Const(0),
             })
             .collect(),
-    }
+    )
 }
 
 /// Evaluates checks on a frame.
 #[inline]
 pub fn passes(checks: &[Check], frame: &Frame, absent: &dyn Fn(IndexId, &Tuple) -> bool) -> bool {
     checks.iter().all(|c| match c {
+        Check::Fast(a, op, b) => op.holds(a.get(frame), b.get(frame)),
         Check::Cmp(a, op, b) => match (a.eval(frame), b.eval(frame)) {
             (Some(x), Some(y)) => op.holds(x, y),
             _ => false,
@@ -943,6 +1004,17 @@ pub fn passes(checks: &[Check], frame: &Frame, absent: &dyn Fn(IndexId, &Tuple) 
 #[inline]
 pub fn emit(emit: &Emit, frame: &Frame) -> Option<Tuple> {
     let mut t = super::tuple::EMPTY;
+    if let Some(fast) = &emit.fast {
+        for (i, s) in fast.iter().enumerate().take(SLOTS) {
+            let v = s.get(frame);
+            if i < HALF {
+                t.0[i] = v;
+            } else {
+                t.1[i - HALF] = v;
+            }
+        }
+        return Some(t);
+    }
     for (i, e) in emit.slots.iter().enumerate() {
         super::tuple::set_slot(&mut t, i, e.eval(frame)?);
     }

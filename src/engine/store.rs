@@ -8,7 +8,7 @@ use super::plan::{self, Check, IndexId, Op, Out, Plan, SeedSource};
 use super::tuple::{EMPTY, Frame, HALF, Half, Tuple};
 use crate::lang::ast::CmpOp;
 use crate::lang::program::{RelId, Value};
-use datafrog::{ExtendWith, Iteration, Relation, ValueFilter, Variable};
+use datafrog::{ExtendWith, Iteration, Leapers, Relation, ValueFilter, Variable};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -65,7 +65,7 @@ pub enum RunEnd {
 pub struct Store {
     iteration: Iteration,
     vars: Vec<Variable<Tuple>>,
-    counters: Vec<FxHashMap<Tuple, u32>>,
+    counters: Vec<FxHashMap<Tuple, (u32, i64)>>,
     finalized: Vec<bool>,
     /// Rounds run so far.
     pub step: u32,
@@ -243,7 +243,7 @@ impl Store {
             let out: Vec<Tuple> = seeds
                 .into_iter()
                 .filter(|t| {
-                    let count = self.counters[i].get(t).copied().unwrap_or(0) as i64;
+                    let count = self.counters[i].get(t).map_or(0, |c| c.0) as i64;
                     let bound = threshold(&agg.bound, t);
                     agg.op.holds(count, bound)
                 })
@@ -256,13 +256,18 @@ impl Store {
         any
     }
 
-    fn output(&mut self, to: &Out, mut tuples: Vec<Tuple>) {
+    fn output(&mut self, to: &Out, mut tuples: Vec<Tuple>, plan: &Plan) {
         if tuples.is_empty() {
+            return;
+        }
+        self.derived += tuples.len() as u64;
+        if let Some(agg) = to.count {
+            // Full bindings of a count's body, each new: no sorting needed.
+            self.bump_counters(agg, &tuples, plan);
             return;
         }
         tuples.sort_unstable();
         tuples.dedup();
-        self.derived += tuples.len() as u64;
         if let Some((rule, rel)) = to.rule {
             let step = self.step;
             let mut new = 0;
@@ -270,14 +275,11 @@ impl Store {
                 Some(p) => {
                     let m = p.entry(rel).or_default();
                     for t in &tuples {
-                        if !m.contains_key(t) {
-                            m.insert(
-                                *t,
-                                FactOrigin {
-                                    rule: rule as u32,
-                                    step,
-                                },
-                            );
+                        if let std::collections::hash_map::Entry::Vacant(e) = m.entry(*t) {
+                            e.insert(FactOrigin {
+                                rule: rule as u32,
+                                step,
+                            });
                             new += 1;
                         }
                     }
@@ -289,6 +291,29 @@ impl Store {
             }
         }
         self.vars[to.var].insert(Relation { elements: tuples });
+    }
+
+    /// Each new body tuple of a count bumps its group's counter once; a
+    /// group is reached when its counter hits the bound.
+    fn bump_counters(&mut self, agg: usize, tuples: &[Tuple], plan: &Plan) {
+        let a = &plan.aggs[agg];
+        let monotone = matches!(a.op, CmpOp::Ge | CmpOp::Gt);
+        let counters = &mut self.counters[agg];
+        let mut reached = Vec::new();
+        for t in tuples {
+            let key = key_prefix(t, a.key_len);
+            let (count, bound) = counters
+                .entry(key)
+                .or_insert_with(|| (0, threshold(&a.bound, &key)));
+            *count += 1;
+            if monotone && *count as i64 == *bound {
+                reached.push(key);
+            }
+        }
+        if !reached.is_empty() {
+            reached.sort_unstable();
+            self.vars[a.reached].insert(Relation { elements: reached });
+        }
     }
 
     fn run_op(&mut self, op: &Op, plan: &Plan, statics: &Statics) {
@@ -306,10 +331,7 @@ impl Store {
                     recent
                         .iter()
                         .filter_map(|t| {
-                            let f = Frame {
-                                left: t,
-                                right: &zero,
-                            };
+                            let f = Frame::new(t, &zero);
                             if plan::passes(checks, &f, &absent) {
                                 plan::emit(emit, &f)
                             } else {
@@ -318,7 +340,7 @@ impl Store {
                         })
                         .collect()
                 };
-                self.output(to, out);
+                self.output(to, out, plan);
             }
             Op::Join {
                 left,
@@ -332,7 +354,7 @@ impl Store {
                     let r = &self.vars[*right];
                     join(l, r, checks, emit, &absent)
                 };
-                self.output(to, out);
+                self.output(to, out, plan);
             }
             Op::Extend {
                 source,
@@ -350,28 +372,7 @@ impl Store {
                         extend(&recent, statics.index(*index), key, checks, emit, &absent)
                     }
                 };
-                self.output(to, out);
-            }
-            Op::Count { inner, agg } => {
-                let a = &plan.aggs[*agg];
-                let monotone = matches!(a.op, CmpOp::Ge | CmpOp::Gt);
-                let mut reached = Vec::new();
-                {
-                    let recent = self.vars[*inner].recent.borrow();
-                    let counters = &mut self.counters[*agg];
-                    for t in recent.iter() {
-                        let key = key_prefix(t, a.key_len);
-                        let c = counters.entry(key).or_insert(0);
-                        *c += 1;
-                        if monotone && *c as i64 == threshold(&a.bound, &key) {
-                            reached.push(key);
-                        }
-                    }
-                }
-                if !reached.is_empty() {
-                    let v = a.reached;
-                    self.output(&Out { var: v, rule: None }, reached);
-                }
+                self.output(to, out, plan);
             }
             Op::SeedCheck { seed, agg } => {
                 let a = &plan.aggs[*agg];
@@ -383,7 +384,7 @@ impl Store {
                     .copied()
                     .collect();
                 let v = a.reached;
-                self.output(&Out { var: v, rule: None }, out);
+                self.output(&Out::to_var(v), out, plan);
             }
         }
     }
@@ -392,10 +393,7 @@ impl Store {
 /// The value of a count's bound for a group (key slots of a flat tuple).
 fn threshold(bound: &plan::CExpr, key: &Tuple) -> i64 {
     let zero: Half = [0; HALF];
-    let f = Frame {
-        left: key,
-        right: &zero,
-    };
+    let f = Frame::new(key, &zero);
     bound.eval(&f).map_or(i64::MAX, |v| v as i64)
 }
 
@@ -421,10 +419,7 @@ fn join(
     let mut out = Vec::new();
     let mut logic = |k: &Half, v1: &Half, v2: &Half| -> Option<Tuple> {
         let lt = (*k, *v1);
-        let f = Frame {
-            left: &lt,
-            right: v2,
-        };
+        let f = Frame::new(&lt, v2);
         if plan::passes(checks, &f, absent) {
             plan::emit(emit, &f)
         } else {
@@ -448,8 +443,11 @@ fn join(
     out
 }
 
-/// Leapjoin of new tuples with a static index (datafrog's `ExtendWith`,
-/// with the rule's conditions as a `ValueFilter`).
+/// Leapjoin of new tuples with a static index: datafrog's `ExtendWith`
+/// proposes the index's values for each tuple's key and a `ValueFilter`
+/// applies the rule's conditions. This is datafrog's leapjoin loop, except
+/// that results are appended unsorted: count bodies never need sorting, and
+/// other outputs are sorted once, unstably, by [`Store::output`].
 fn extend(
     source: &Relation<Tuple>,
     index: &Relation<Tuple>,
@@ -460,27 +458,41 @@ fn extend(
 ) -> Vec<Tuple> {
     let zero: Half = [0; HALF];
     let key_of = |t: &Tuple| -> Half {
-        let f = Frame {
-            left: t,
-            right: &zero,
-        };
+        let f = Frame::new(t, &zero);
         let mut k = [0; HALF];
-        for (i, e) in key.iter().enumerate() {
-            k[i] = e.eval(&f).unwrap_or(Value::MIN);
+        for (i, e) in key.iter().enumerate().take(HALF) {
+            k[i] = match e {
+                plan::CExpr::Slot(s) => f.get(*s as usize),
+                e => e.eval(&f).unwrap_or(Value::MIN),
+            };
         }
         k
     };
     let filter = |t: &Tuple, v: &Half| {
-        let f = Frame { left: t, right: v };
+        let f = Frame::new(t, v);
         plan::passes(checks, &f, absent)
     };
-    let result: Relation<Option<Tuple>> = Relation::from_leapjoin(
-        source,
-        (ExtendWith::from(index, key_of), ValueFilter::from(filter)),
-        |t: &Tuple, v: &Half| {
-            let f = Frame { left: t, right: v };
-            plan::emit(emit, &f)
-        },
-    );
-    result.elements.into_iter().flatten().collect()
+    let mut leapers = (ExtendWith::from(index, key_of), ValueFilter::from(filter));
+    let mut out = Vec::new();
+    let mut values: Vec<&Half> = Vec::new();
+    for t in source.iter() {
+        let mut min = (usize::MAX, usize::MAX);
+        leapers.for_each_count(t, |i, count| {
+            if count < min.1 {
+                min = (i, count);
+            }
+        });
+        if min.1 == 0 || min.0 == usize::MAX {
+            continue;
+        }
+        leapers.propose(t, min.0, &mut values);
+        leapers.intersect(t, min.0, &mut values);
+        for v in values.drain(..) {
+            let f = Frame::new(t, v);
+            if let Some(o) = plan::emit(emit, &f) {
+                out.push(o);
+            }
+        }
+    }
+    out
 }

@@ -56,20 +56,21 @@ pub fn values(t: &Tuple, n: usize) -> Vec<Value> {
 /// extension), addressed as slots `0..FRAME`.
 #[derive(Clone, Copy)]
 pub struct Frame<'a> {
-    /// Slots `0..SLOTS`.
-    pub left: &'a Tuple,
-    /// Slots `SLOTS..FRAME`.
-    pub right: &'a Half,
+    halves: [&'a Half; 3],
 }
 
-impl Frame<'_> {
+impl<'a> Frame<'a> {
+    /// A frame over a left tuple and a right half.
+    #[inline]
+    pub fn new(left: &'a Tuple, right: &'a Half) -> Frame<'a> {
+        Frame {
+            halves: [&left.0, &left.1, right],
+        }
+    }
+
     /// Slot `i` of the frame.
     #[inline]
     pub fn get(&self, i: usize) -> Value {
-        if i < SLOTS {
-            slot(self.left, i)
-        } else {
-            self.right[i - SLOTS]
-        }
+        self.halves[(i / HALF) % 3][i % HALF]
     }
 }
