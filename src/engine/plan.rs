@@ -439,10 +439,10 @@ impl Builder<'_> {
             count: Some(idx),
         };
         self.compile_rule(&agg.body, out, None)?;
-        if let SeedSource::Var(seed) = seed {
-            if matches!(agg.op, CmpOp::Ge | CmpOp::Gt) {
-                self.plan.ops.push(Op::SeedCheck { seed, agg: idx });
-            }
+        if let SeedSource::Var(seed) = seed
+            && matches!(agg.op, CmpOp::Ge | CmpOp::Gt)
+        {
+            self.plan.ops.push(Op::SeedCheck { seed, agg: idx });
         }
         Ok(())
     }
@@ -710,10 +710,12 @@ impl Builder<'_> {
         }
         let mut key = Vec::new();
         for arg in &next.args {
-            if let Arg::Var(v) = arg {
-                if env.contains_key(v) && !key.contains(v) && key.len() < HALF {
-                    key.push(*v);
-                }
+            if let Arg::Var(v) = arg
+                && env.contains_key(v)
+                && !key.contains(v)
+                && key.len() < HALF
+            {
+                key.push(*v);
             }
         }
         Some(key)

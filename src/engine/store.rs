@@ -27,7 +27,7 @@ static NO_TUPLES: Relation<Tuple> = Relation {
 
 impl Statics {
     /// An index (empty if it was never built, which a correct plan avoids).
-    pub fn index(&self, id: IndexId) -> &Relation<Tuple> {
+    pub fn index_tuples(&self, id: IndexId) -> &Relation<Tuple> {
         self.indexes
             .get(id)
             .and_then(|r| r.as_deref())
@@ -36,7 +36,7 @@ impl Statics {
 
     /// Whether a tuple is absent from an index.
     pub fn absent(&self, id: IndexId, t: &Tuple) -> bool {
-        self.index(id).binary_search(t).is_err()
+        self.index_tuples(id).binary_search(t).is_err()
     }
 }
 
@@ -92,7 +92,7 @@ impl Store {
             .map(|name| iteration.variable::<Tuple>(name))
             .collect::<Vec<_>>();
         for &(index, var) in &plan.loads {
-            vars[var].insert(statics.index(index).elements.clone().into());
+            vars[var].insert(statics.index_tuples(index).elements.clone().into());
         }
         for &var in &plan.unit_loads {
             vars[var].insert(vec![EMPTY].into());
@@ -112,16 +112,16 @@ impl Store {
         };
         // Groups of static seeds already satisfied with a count of zero.
         for (i, agg) in plan.aggs.iter().enumerate() {
-            if let SeedSource::Static(index) = agg.seed {
-                if matches!(agg.op, CmpOp::Ge | CmpOp::Gt) {
-                    let reached: Vec<Tuple> = statics
-                        .index(index)
-                        .iter()
-                        .filter(|t| threshold(&agg.bound, t) <= 0)
-                        .copied()
-                        .collect();
-                    store.vars[plan.aggs[i].reached].insert(reached.into());
-                }
+            if let SeedSource::Static(index) = agg.seed
+                && matches!(agg.op, CmpOp::Ge | CmpOp::Gt)
+            {
+                let reached: Vec<Tuple> = statics
+                    .index_tuples(index)
+                    .iter()
+                    .filter(|t| threshold(&agg.bound, t) <= 0)
+                    .copied()
+                    .collect();
+                store.vars[plan.aggs[i].reached].insert(reached.into());
             }
         }
         store
@@ -213,10 +213,10 @@ impl Store {
                 return RunEnd::Fixpoint;
             }
             self.step += 1;
-            if let Some(s) = stop {
-                if !self.vars[s].recent.borrow().is_empty() {
-                    return RunEnd::Contradiction;
-                }
+            if let Some(s) = stop
+                && !self.vars[s].recent.borrow().is_empty()
+            {
+                return RunEnd::Contradiction;
             }
             for op in &plan.ops {
                 self.run_op(op, plan, statics);
@@ -237,7 +237,7 @@ impl Store {
             }
             self.finalized[i] = true;
             let seeds: Vec<Tuple> = match agg.seed {
-                SeedSource::Static(index) => statics.index(index).elements.clone(),
+                SeedSource::Static(index) => statics.index_tuples(index).elements.clone(),
                 SeedSource::Var(v) => self.tuples(v),
             };
             let out: Vec<Tuple> = seeds
@@ -369,7 +369,14 @@ impl Store {
                     if recent.is_empty() {
                         Vec::new()
                     } else {
-                        extend(&recent, statics.index(*index), key, checks, emit, &absent)
+                        extend(
+                            &recent,
+                            statics.index_tuples(*index),
+                            key,
+                            checks,
+                            emit,
+                            &absent,
+                        )
                     }
                 };
                 self.output(to, out, plan);

@@ -540,15 +540,15 @@ impl Checker<'_> {
         for _ in 0..3 {
             for (a, _, b, _) in &cmps {
                 for (x, y) in [(a, b), (b, a)] {
-                    if let Expr::Var(v) = x {
-                        if scope.types[*v].is_none() {
-                            let t = match y {
-                                Expr::Var(w) => scope.types[*w].map(|(t, _)| t),
-                                _ => Some(Type::Number),
-                            };
-                            if let Some(t) = t {
-                                scope.types[*v] = Some((t, scope.first_use[*v]));
-                            }
+                    if let Expr::Var(v) = x
+                        && scope.types[*v].is_none()
+                    {
+                        let t = match y {
+                            Expr::Var(w) => scope.types[*w].map(|(t, _)| t),
+                            _ => Some(Type::Number),
+                        };
+                        if let Some(t) = t {
+                            scope.types[*v] = Some((t, scope.first_use[*v]));
                         }
                     }
                 }
@@ -558,14 +558,14 @@ impl Checker<'_> {
             self.check_arith(a, scope, *span);
             self.check_arith(b, scope, *span);
             let (fa, fb) = (self.expr_family(a, scope), self.expr_family(b, scope));
-            if let (Some(fa), Some(fb)) = (fa, fb) {
-                if fa != fb {
-                    self.error(
+            if let (Some(fa), Some(fb)) = (fa, fb)
+                && fa != fb
+            {
+                self.error(
                         Diagnostic::new(*span, format!("type clash: comparing a {fa} with a {fb}"))
                             .label(format!("`{op}` between different types"))
                             .help("both sides of a comparison must be cells, numbers (digits), or symbols (units)"),
                     );
-                }
             }
         }
         let cols: Vec<Type> = self.relations[head_rel]
@@ -580,10 +580,10 @@ impl Checker<'_> {
                 Expr::Const(_) => self.literal_family(&ast_head.args[i]),
                 _ => self.expr_family(e, scope),
             };
-            if let Some(f) = fam {
-                if f != cols[i].family() {
-                    self.type_clash(span, &format!("a {f}"), cols[i]);
-                }
+            if let Some(f) = fam
+                && f != cols[i].family()
+            {
+                self.type_clash(span, &format!("a {f}"), cols[i]);
             }
         }
     }
@@ -591,15 +591,15 @@ impl Checker<'_> {
     fn check_arith(&mut self, e: &Expr, scope: &Scope, span: Span) {
         if let Expr::Add(a, b) | Expr::Sub(a, b) = e {
             for x in [a, b] {
-                if let Some(f) = self.expr_family(x, scope) {
-                    if f != TypeFamily::Number {
-                        self.error(
-                            Diagnostic::new(span, format!("type clash: arithmetic on a {f}"))
-                                .label("not a number")
-                                .help("`+` and `-` work on numbers and digits only"),
-                        );
-                        return;
-                    }
+                if let Some(f) = self.expr_family(x, scope)
+                    && f != TypeFamily::Number
+                {
+                    self.error(
+                        Diagnostic::new(span, format!("type clash: arithmetic on a {f}"))
+                            .label("not a number")
+                            .help("`+` and `-` work on numbers and digits only"),
+                    );
+                    return;
                 }
                 self.check_arith(x, scope, span);
             }
@@ -659,15 +659,15 @@ impl Checker<'_> {
                 Literal::Atom(_) => {}
                 Literal::Neg(a) => {
                     for arg in &a.args {
-                        if let Arg::Var(v) = arg {
-                            if !bound[*v] {
-                                let name = scope.names[*v].clone();
-                                self.error(
+                        if let Arg::Var(v) = arg
+                            && !bound[*v]
+                        {
+                            let name = scope.names[*v].clone();
+                            self.error(
                                     Diagnostic::new(a.span, format!("variable `{name}` in a negation is not bound"))
                                         .label("unbound in `!`")
                                         .help(format!("bind `{name}` with a positive atom first, or write `_` if any value will do")),
                                 );
-                            }
                         }
                     }
                 }
@@ -768,7 +768,7 @@ impl Checker<'_> {
             }
         }
         for r in rules {
-            self.check_monotone(r, &r.body);
+            self.check_monotone(&r.body);
         }
         if !self.errors.is_empty() {
             return Vec::new();
@@ -776,7 +776,7 @@ impl Checker<'_> {
         self.stratify(rules)
     }
 
-    fn check_monotone(&mut self, rule: &Rule, body: &[Literal]) {
+    fn check_monotone(&mut self, body: &[Literal]) {
         for lit in body {
             match lit {
                 Literal::Neg(a) if self.relations[a.rel].dynamic => {
@@ -803,7 +803,7 @@ impl Checker<'_> {
                                 .help("counts over `placed`/`eliminated` only grow, so only thresholds are stable: write `count : { ... } >= k` (e.g. \"at least N - 1 other digits are eliminated\" instead of \"one candidate is left\")"),
                         );
                     }
-                    self.check_monotone(rule, &agg.body);
+                    self.check_monotone(&agg.body);
                 }
                 _ => {}
             }

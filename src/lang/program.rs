@@ -65,7 +65,7 @@ pub enum Builtin {
 impl Builtin {
     /// All built-ins with their names, column names and types, and whether
     /// rules may add facts to them.
-    pub const ALL: &'static [(Builtin, &'static str, &'static [(&'static str, Type)], bool)] = &[
+    pub const ALL: &'static [BuiltinSpec] = &[
         (Builtin::Cell, "cell", &[("c", Type::Cell)], false),
         (Builtin::Digit, "digit", &[("d", Type::Digit)], false),
         (Builtin::Size, "size", &[("n", Type::Number)], false),
@@ -132,6 +132,10 @@ impl Builtin {
         ),
     ];
 }
+
+/// A built-in relation's entry: which one, its name, its columns (name and
+/// type), and whether rules may add facts to it.
+pub type BuiltinSpec = (Builtin, &'static str, &'static [(&'static str, Type)], bool);
 
 /// The name of the view of open candidates, which rules may not use.
 pub const CANDIDATE_VIEW: &str = "candidate";

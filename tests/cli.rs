@@ -1,0 +1,283 @@
+//! The command line, end to end: formats, exit codes, rule-set options,
+//! bad input in a batch.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::fs;
+
+const ESSAY_1: &str =
+    "14..536......7.....56...7..8.9.61.2.7..9..........8.1.....9.....63.1.45..71.3..6.";
+const ESSAY_1_SOLUTION: &str =
+    "147253698398176245256489731839761524714925386625348917582694173963817452471532869";
+const ESSAY_2: &str =
+    "...6.8.1.......7..7..5........7..38.6....31.5.72...6.....3..8....9......4.6.2...3";
+
+fn sudolog() -> Command {
+    let mut c = Command::cargo_bin("sudolog").expect("the binary is built");
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    String::from_utf8(cmd.output().expect("runs").stdout).expect("utf-8 output")
+}
+
+#[test]
+fn singles_solve_the_first_essay_puzzle_exactly() {
+    sudolog()
+        .args(["solve", "--format", "line", "-"])
+        .write_stdin(format!("{ESSAY_1}\n"))
+        .assert()
+        .success()
+        .stdout(format!("{ESSAY_1_SOLUTION}\n"));
+}
+
+#[test]
+fn line_format_gives_one_line_per_puzzle_and_stalls_say_why() {
+    let out = sudolog()
+        .args(["solve", "--format", "line", "tests/data/essay.txt"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("utf-8");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0], ESSAY_1_SOLUTION);
+    for (line, number) in [(lines[1], 2), (lines[2], 3)] {
+        assert!(line.starts_with("# stalled"), "{line}");
+        assert!(
+            line.contains(&format!("tests/data/essay.txt:{number}")),
+            "{line}"
+        );
+        // The partial grid ends the line and keeps the givens.
+        let partial = line.rsplit(' ').next().expect("a partial grid");
+        assert_eq!(partial.len(), 81);
+    }
+    let partial = lines[1].rsplit(' ').next().expect("partial");
+    for (p, g) in partial.chars().zip(ESSAY_2.chars()) {
+        if g != '.' {
+            assert_eq!(p, g, "a given is kept in the partial grid");
+        }
+    }
+}
+
+#[test]
+fn grid_format_shows_pencil_marks_for_a_stall_and_reads_back() {
+    let out = stdout_of(sudolog().args(["solve", "tests/data/essay.txt"]));
+    assert!(out.contains("# puzzle 1 (tests/data/essay.txt:1): solved"));
+    assert!(out.contains("1 4 7 | 2 5 3 | 6 9 8"));
+    assert!(out.contains("# puzzle 2 (tests/data/essay.txt:2): stalled"));
+    assert!(out.contains("# candidates of the open cells:"));
+    // r1c1 of the second puzzle keeps 2, 5 and 9 as candidates.
+    assert!(out.contains("#   259 "), "{out}");
+    // Everything sudolog prints in grid format reads back as puzzles: the
+    // solved grid, and the partial grids of the stalls.
+    let again = sudolog()
+        .args(["solve", "--format", "line", "-"])
+        .write_stdin(out)
+        .output()
+        .expect("runs");
+    let again = String::from_utf8(again.stdout).expect("utf-8");
+    let lines: Vec<&str> = again.lines().collect();
+    assert_eq!(lines.len(), 3, "{again}");
+    assert_eq!(lines[0], ESSAY_1_SOLUTION);
+    assert!(lines[1].starts_with("# stalled"));
+}
+
+#[test]
+fn grid_layout_input_is_read() {
+    sudolog()
+        .args(["solve", "--format", "line", "tests/data/grid_layout.txt"])
+        .assert()
+        .success()
+        .stdout(format!("{ESSAY_1_SOLUTION}\n"));
+}
+
+#[test]
+fn json_format_has_one_object_per_puzzle() {
+    let out = stdout_of(sudolog().args(["solve", "--format", "json", "tests/data/essay.txt"]));
+    let objects: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(objects.len(), 3);
+    assert_eq!(objects[0]["status"], "solved");
+    assert_eq!(objects[0]["solution"], ESSAY_1_SOLUTION);
+    assert_eq!(objects[0]["index"], 1);
+    assert!(objects[0]["stats"]["steps"].as_u64().expect("steps") > 0);
+    assert!(
+        !objects[0]["stats"]["firings"]
+            .as_array()
+            .expect("firings")
+            .is_empty()
+    );
+    assert_eq!(objects[1]["status"], "stalled");
+    assert_eq!(objects[1]["candidates"]["r1c1"], "259");
+    assert_eq!(objects[2]["line"], 3);
+}
+
+#[test]
+fn bad_puzzles_get_one_error_each_and_the_others_are_solved() {
+    let out = sudolog()
+        .args(["solve", "--format", "line", "tests/data/bad_puzzles.txt"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("utf-8");
+    let expected = fs::read_to_string("tests/data/bad_puzzles.expected").expect("expected file");
+    let lines: Vec<&str> = out.lines().collect();
+    let wanted: Vec<&str> = expected.lines().collect();
+    assert_eq!(lines.len(), wanted.len(), "one result per puzzle:\n{out}");
+    for (got, want) in lines.iter().zip(&wanted) {
+        if *want == "ok" {
+            assert!(!got.starts_with("# invalid"), "{got}");
+        } else {
+            assert_eq!(*got, format!("# invalid: {want}"));
+        }
+    }
+}
+
+#[test]
+fn an_unreadable_file_is_one_error_and_the_next_file_is_still_solved() {
+    let out = sudolog()
+        .args([
+            "solve",
+            "--format",
+            "line",
+            "tests/data/no_such_file.txt",
+            "tests/data/x4.txt",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("tests/data/no_such_file.txt"))
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).expect("utf-8");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with("# invalid: tests/data/no_such_file.txt"));
+    assert_eq!(lines[1].len(), 16);
+}
+
+#[test]
+fn a_4x4_puzzle_solves() {
+    let out = stdout_of(sudolog().args(["solve", "--format", "line", "tests/data/x4.txt"]));
+    let solution = out.trim();
+    assert_eq!(solution.len(), 16);
+    for (s, g) in solution.chars().zip("1..4.........32.".chars()) {
+        if g != '.' {
+            assert_eq!(s, g);
+        }
+    }
+}
+
+#[test]
+fn a_rule_file_added_with_rules_add_turns_sudolog_into_an_x_sudoku_solver() {
+    let solution = fs::read_to_string("tests/data/x_sudoku.solution.txt").expect("solution");
+    // With the standard rules alone the puzzle stalls ...
+    sudolog()
+        .args(["solve", "--format", "line", "tests/data/x_sudoku.txt"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with("# stalled"));
+    // ... and with the diagonals declared as units it is solved.
+    sudolog()
+        .args([
+            "solve",
+            "--format",
+            "line",
+            "--rules-add",
+            "tests/data/rules/x_sudoku.dl",
+            "tests/data/x_sudoku.txt",
+        ])
+        .assert()
+        .success()
+        .stdout(solution);
+}
+
+#[test]
+fn rules_dir_replaces_the_standard_library() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Only the grid's meaning, no singles: nothing gets placed but givens.
+    fs::write(dir.path().join("grid.dl"), include_str!("../rules/grid.dl")).expect("write");
+    sudolog()
+        .args(["solve", "--format", "line", "--rules"])
+        .arg(dir.path())
+        .arg("-")
+        .write_stdin(format!("{ESSAY_1}\n"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with("# stalled"));
+}
+
+#[test]
+fn check_lists_relations_and_rules() {
+    sudolog()
+        .arg("check")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("peer(a: cell, b: cell)"))
+        .stdout(predicate::str::contains("rules/singles.dl:"))
+        .stdout(predicate::str::contains("Naked single"));
+}
+
+#[test]
+fn check_reports_rule_errors_with_location_and_caret() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = dir.path().join("bad.dl");
+    fs::write(
+        &bad,
+        "// a broken rule\nplaced(C, D) :- cel(C), digit(D).\n",
+    )
+    .expect("write");
+    sudolog()
+        .args(["check", "--rules-add"])
+        .arg(&bad)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("undeclared relation `cel`"))
+        .stderr(predicate::str::contains("bad.dl:2:17"))
+        .stderr(predicate::str::contains("^^^"));
+}
+
+#[test]
+fn solve_with_broken_rules_is_invalid_input() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = dir.path().join("bad.dl");
+    fs::write(&bad, "placed(C, D) :- !placed(C, D), cell(C), digit(D).\n").expect("write");
+    sudolog()
+        .args(["solve", "tests/data/x4.txt", "--rules-add"])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not monotone"));
+}
+
+#[test]
+fn help_documents_the_exit_codes() {
+    sudolog()
+        .args(["solve", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Exit codes:"))
+        .stdout(predicate::str::contains("2  invalid input"));
+}
+
+#[test]
+fn a_missing_rules_directory_is_a_clear_error() {
+    sudolog()
+        .args([
+            "solve",
+            "tests/data/x4.txt",
+            "--rules",
+            "tests/data/no_such_dir",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read the rules directory"));
+}
