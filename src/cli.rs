@@ -5,16 +5,18 @@ use crate::grid::read_inputs;
 use crate::lang::library::{RuleSources, RulesError};
 use crate::lang::program::Program;
 use crate::report;
-use crate::solver::{Verdict, solve_logic};
+use crate::report::Show;
+use crate::search::{Mode, SearchOptions};
+use crate::solver::{Verdict, solve};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Exit code: everything solved (or the rules checked out).
 pub const EXIT_OK: i32 = 0;
-/// Exit code: some puzzle was not solved (stalled, contradiction, no
-/// solution), or `check` found errors in the rules.
+/// Exit code: some puzzle was not solved (no solution, stalled, stopped by
+/// a limit), or `check` found errors in the rules.
 pub const EXIT_UNSOLVED: i32 = 1;
 /// Exit code: invalid input (a bad puzzle, an unreadable file, bad rules
 /// given to `solve`, or bad arguments).
@@ -22,7 +24,7 @@ pub const EXIT_INVALID: i32 = 2;
 
 const EXIT_CODES: &str = "Exit codes:
   0  every puzzle solved (check: the rules are valid)
-  1  some puzzle not solved: stalled, contradiction (check: the rules have errors)
+  1  some puzzle not solved: no solution, stalled, stopped by a limit (check: the rules have errors)
   2  invalid input: a bad puzzle or unreadable file, bad rules, bad arguments";
 
 /// sudolog: a Sudoku solver that is a Datalog engine.
@@ -80,9 +82,36 @@ pub struct SolveArgs {
     /// Print statistics per puzzle (grid format) and a summary on stderr.
     #[arg(long)]
     pub stats: bool,
+    /// Never guess: run the rules only, and show where they stall.
+    #[arg(long, conflicts_with = "count")]
+    pub logic_only: bool,
+    /// Count solutions up to N and say whether the puzzle is unique
+    /// (`--count 2` is the uniqueness check).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: Option<u64>,
+    /// Stop a puzzle's search after opening N branches.
+    #[arg(long, value_name = "N")]
+    pub max_branches: Option<u64>,
+    /// Stop a puzzle's search after SECS seconds (fractions allowed).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Show the guesses that led to each solution (grid format; on stderr
+    /// for the line format).
+    #[arg(long)]
+    pub trace: bool,
     /// The rule set.
     #[command(flatten)]
     pub rules: RuleArgs,
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !(secs.is_finite() && secs > 0.0) {
+        return Err("the timeout must be a positive number of seconds".into());
+    }
+    Ok(Duration::from_secs_f64(secs.min(1e9)))
 }
 
 /// Runs the command line and returns the process exit code.
@@ -99,7 +128,7 @@ pub fn main() -> i32 {
         }
     };
     let result = match cli.command {
-        Command::Solve(args) => solve(&args),
+        Command::Solve(args) => solve_command(&args),
         Command::Check(args) => check(&args),
     };
     match result {
@@ -156,7 +185,7 @@ fn check(args: &RuleArgs) -> io::Result<i32> {
     }
 }
 
-fn solve(args: &SolveArgs) -> io::Result<i32> {
+fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     let program = match load_rules(&args.rules) {
         Ok(p) => p,
         Err(e) => {
@@ -170,6 +199,21 @@ fn solve(args: &SolveArgs) -> io::Result<i32> {
             eprint!("{d}");
             return Ok(EXIT_INVALID);
         }
+    };
+    let options = SearchOptions {
+        mode: match (args.logic_only, args.count) {
+            (true, _) => Mode::LogicOnly,
+            (false, Some(n)) => Mode::Count(n),
+            (false, None) => Mode::First,
+        },
+        max_branches: args.max_branches,
+        timeout: args.timeout,
+    };
+    let show = Show {
+        counting: args.count.is_some(),
+        count_limit: args.count.unwrap_or(1),
+        trace: args.trace,
+        stats: args.stats,
     };
     let started = Instant::now();
     let stdout = io::stdout();
@@ -189,30 +233,26 @@ fn solve(args: &SolveArgs) -> io::Result<i32> {
                 eprintln!("{e}");
             }
             Ok(puzzle) => {
-                let outcome = solve_logic(&engine, &puzzle);
+                let outcome = solve(&engine, &puzzle, &options);
                 if outcome.verdict == Verdict::Solved {
                     solved += 1;
                 } else {
                     unsolved += 1;
                 }
                 match args.format {
-                    Format::Line => writeln!(out, "{}", report::line(&outcome, &puzzle))?,
+                    Format::Line => {
+                        writeln!(out, "{}", report::line(&outcome, &puzzle, &show))?;
+                        if args.trace {
+                            eprint!("{}", report::trace_lines(&outcome, &puzzle));
+                        }
+                    }
                     Format::Json => writeln!(
                         out,
                         "{}",
                         report::json(index, &outcome, &puzzle, engine.program())
                     )?,
                     Format::Grid => {
-                        write!(out, "{}", report::grid(index, &outcome, &puzzle))?;
-                        if args.stats {
-                            let s = &outcome.stats;
-                            writeln!(
-                                out,
-                                "# stats: {} steps, {} facts derived, {} placed, {} eliminated, {} us",
-                                s.steps, s.derived, s.placed, s.eliminated, s.micros
-                            )?;
-                        }
-                        writeln!(out)?;
+                        writeln!(out, "{}", report::grid(index, &outcome, &puzzle, &show))?;
                     }
                 }
             }

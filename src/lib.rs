@@ -9,4 +9,5 @@ pub mod engine;
 pub mod grid;
 pub mod lang;
 pub mod report;
+pub mod search;
 pub mod solver;

@@ -1,53 +1,67 @@
-//! Solving one puzzle with a compiled rule set: run the fixpoint, verify
-//! what it produced with plain Rust, and gather statistics.
+//! Solving one puzzle: the search (or the rules alone), the independent
+//! check of every solution, and the result as reports need it.
 
-use crate::engine::{Engine, Status};
+use crate::engine::{Engine, Guess};
 use crate::grid::{Geometry, Puzzle};
+use crate::search::{Mode, SearchOptions, Stop, search};
 use std::time::Instant;
 
 /// What became of a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Solved; the grid passed the independent check.
+    /// Solved (the first solution, or every solution counted); each
+    /// solution passed the independent check.
     Solved,
-    /// The rules stalled with cells open.
+    /// The search explored every branch and found no solution.
+    NoSolution,
+    /// The rules stalled with cells open and guessing was off.
     Stalled,
-    /// The rules derived a contradiction: the givens admit no solution
-    /// (when the rules are sound).
+    /// The rules derived a contradiction and guessing was off: the givens
+    /// admit no solution (when the rules are sound).
     Contradiction,
-    /// The rules produced a grid that breaks Sudoku's constraints without
-    /// deriving a contradiction: a rule set that is incomplete or unsound.
+    /// `--max-branches` or `--timeout` stopped the search first.
+    Limit(Stop),
+    /// The rules produced a grid that breaks Sudoku's constraints: an
+    /// unsound or incomplete rule set. Says what and which rules.
     InvalidResult(String),
     /// The rules derived more facts than the limit.
     FactLimit,
 }
 
 impl Verdict {
-    /// The short status word used in line and JSON output.
+    /// The status word used in JSON output.
     pub fn word(&self) -> &'static str {
         match self {
             Verdict::Solved => "solved",
+            Verdict::NoSolution => "no_solution",
             Verdict::Stalled => "stalled",
             Verdict::Contradiction => "contradiction",
+            Verdict::Limit(_) => "limit",
             Verdict::InvalidResult(_) => "invalid_result",
             Verdict::FactLimit => "fact_limit",
         }
     }
 }
 
-/// Counters of one solve.
+/// Counters of one puzzle's solve.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Fixpoint steps (datafrog rounds).
-    pub steps: u32,
-    /// Tuples inserted into the fact store.
+    /// Fixpoint steps, summed over all branches.
+    pub steps: u64,
+    /// Tuples derived, summed over all branches.
     pub derived: u64,
-    /// `placed` facts at the end.
+    /// Digits placed in the reported grid.
     pub placed: usize,
-    /// Eliminated candidates at the end.
+    /// Candidates eliminated in the reported grid.
     pub eliminated: usize,
-    /// New facts per rule: `(rule id, count)`.
-    pub firings: Vec<(usize, u32)>,
+    /// New facts per rule: `(rule id, count)`, summed over all branches.
+    pub firings: Vec<(usize, u64)>,
+    /// Branches opened (guesses).
+    pub branches: u64,
+    /// Branches pruned by a contradiction.
+    pub pruned: u64,
+    /// Deepest guess.
+    pub max_depth: usize,
     /// Wall time in microseconds.
     pub micros: u64,
 }
@@ -57,106 +71,146 @@ pub struct Stats {
 pub struct Outcome {
     /// What became of it.
     pub verdict: Verdict,
-    /// The solution, or the digits placed so far (0 = open).
+    /// The (first) solution, or the digits placed where the rules stopped.
     pub grid: Vec<u8>,
-    /// Candidate bitmask per cell (bit `d` = digit `d` still possible).
+    /// Candidate bitmask per cell where the rules stopped (bit `d` set:
+    /// digit `d` still possible).
     pub candidates: Vec<u32>,
-    /// Contradiction facts: reason and cell.
+    /// Contradiction facts of the givens: reason and cell.
     pub contradictions: Vec<(String, Option<usize>)>,
+    /// Solutions found.
+    pub solutions: u64,
+    /// Whether the search was exhaustive, so `solutions` is exact.
+    pub complete: bool,
+    /// The guesses that led to the (first) solution.
+    pub path: Vec<Guess>,
     /// Counters.
     pub stats: Stats,
 }
 
-/// Solves a puzzle with the rules alone (no guessing).
-pub fn solve_logic(engine: &Engine, puzzle: &Puzzle) -> Outcome {
+/// Solves a puzzle as `options` ask.
+pub fn solve(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Outcome {
     let started = Instant::now();
-    let mut solve = engine.start(puzzle.geometry, &puzzle.cells);
-    let status = solve.run();
-    if std::env::var_os("SUDOLOG_DEBUG_PLAN").is_some() {
-        eprintln!("{}", solve.debug_dump());
-    }
-    let grid = solve.grid();
-    let candidates = solve.candidates();
-    let verdict = match status {
-        Status::Solved => match check_solution(&puzzle.geometry, &puzzle.cells, &grid) {
-            Ok(()) => Verdict::Solved,
-            Err(why) => Verdict::InvalidResult(why),
-        },
-        Status::Stalled => Verdict::Stalled,
-        Status::Contradiction => Verdict::Contradiction,
-        Status::Conflict => {
-            Verdict::InvalidResult("the rules placed two digits in one cell".to_string())
-        }
-        Status::FactLimit => Verdict::FactLimit,
+    let r = search(engine, puzzle, options);
+    let logic_only = options.mode == Mode::LogicOnly;
+    let verdict = match r.stop {
+        Stop::InvalidResult => Verdict::InvalidResult(r.invalid.clone().unwrap_or_default()),
+        Stop::FactLimit => Verdict::FactLimit,
+        Stop::Stalled => Verdict::Stalled,
+        _ if r.solutions > 0 => Verdict::Solved,
+        // Without guessing, the only way to end with nothing is the root
+        // fixpoint's contradiction.
+        Stop::Complete if logic_only => Verdict::Contradiction,
+        Stop::Complete => Verdict::NoSolution,
+        other => Verdict::Limit(other),
     };
+    let (grid, candidates) = match &r.first {
+        Some(found) if verdict == Verdict::Solved => (found.grid.clone(), Vec::new()),
+        _ => r.partial.clone(),
+    };
+    let n = puzzle.geometry.n;
     let eliminated = candidates
         .iter()
-        .map(|m| puzzle.geometry.n - m.count_ones() as usize)
+        .map(|m| n.saturating_sub(m.count_ones() as usize))
         .sum();
+    let mut firings: Vec<(usize, u64)> = r.stats.firings.iter().map(|(&k, &v)| (k, v)).collect();
+    firings.sort_unstable();
     Outcome {
         verdict,
         grid: grid.clone(),
         candidates,
-        contradictions: solve.contradictions(),
+        contradictions: r.root_contradictions,
+        solutions: r.solutions,
+        complete: r.stop == Stop::Complete,
+        path: r.first.map(|f| f.path).unwrap_or_default(),
         stats: Stats {
-            steps: solve.steps(),
-            derived: solve.derived(),
+            steps: r.stats.steps,
+            derived: r.stats.derived,
             placed: grid.iter().filter(|&&d| d != 0).count(),
             eliminated,
-            firings: solve.firings(),
+            firings,
+            branches: r.stats.branches,
+            pruned: r.stats.pruned,
+            max_depth: r.stats.max_depth,
             micros: started.elapsed().as_micros() as u64,
         },
     }
 }
 
+/// Solves a puzzle with the rules alone (no guessing).
+pub fn solve_logic(engine: &Engine, puzzle: &Puzzle) -> Outcome {
+    let options = SearchOptions {
+        mode: Mode::LogicOnly,
+        ..SearchOptions::default()
+    };
+    solve(engine, puzzle, &options)
+}
+
+/// What is wrong with a grid, and the cells concerned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolutionError {
+    /// In words, naming cells as `r3c5`.
+    pub message: String,
+    /// The offending cells.
+    pub cells: Vec<usize>,
+}
+
 /// Checks a complete grid against Sudoku's constraints and the givens,
-/// independently of any rule. Returns what is wrong, naming cells.
-pub fn check_solution(g: &Geometry, givens: &[u8], grid: &[u8]) -> Result<(), String> {
+/// independently of any rule.
+pub fn check_solution(g: &Geometry, givens: &[u8], grid: &[u8]) -> Result<(), SolutionError> {
     let n = g.n;
+    let fail = |message: String, cells: Vec<usize>| Err(SolutionError { message, cells });
     if grid.len() != n * n {
-        return Err(format!("the grid has {} cells, not {}", grid.len(), n * n));
+        return fail(
+            format!("the grid has {} cells, not {}", grid.len(), n * n),
+            vec![],
+        );
     }
     for (i, (&given, &d)) in givens.iter().zip(grid).enumerate() {
         if d == 0 || d as usize > n {
-            return Err(format!("{} holds no digit", g.cell_name(i)));
+            return fail(format!("{} holds no digit", g.cell_name(i)), vec![i]);
         }
         if given != 0 && given != d {
-            return Err(format!(
-                "{} holds {} but the puzzle gives {}",
-                g.cell_name(i),
-                g.digit_symbol(d),
-                g.digit_symbol(given)
-            ));
+            return fail(
+                format!(
+                    "{} holds {} but the puzzle gives {}",
+                    g.cell_name(i),
+                    g.digit_symbol(d),
+                    g.digit_symbol(given)
+                ),
+                vec![i],
+            );
         }
     }
-    let units = (0..n).flat_map(|u| {
-        [
-            ("row", (0..n).map(|k| g.cell_at(u, k)).collect::<Vec<_>>()),
+    let b = g.box_size;
+    for u in 0..n {
+        let units: [(&str, Vec<usize>); 3] = [
+            ("row", (0..n).map(|k| g.cell_at(u, k)).collect()),
             ("column", (0..n).map(|k| g.cell_at(k, u)).collect()),
             (
                 "box",
                 (0..n)
-                    .map(|k| {
-                        let b = g.box_size;
-                        g.cell_at((u / b) * b + k / b, (u % b) * b + k % b)
-                    })
+                    .map(|k| g.cell_at((u / b) * b + k / b, (u % b) * b + k % b))
                     .collect(),
             ),
-        ]
-    });
-    for (kind, cells) in units {
-        let mut seen = vec![None; n + 1];
-        for c in cells {
-            let d = grid[c] as usize;
-            if let Some(prev) = seen[d] {
-                return Err(format!(
-                    "{} and {} both hold {} in the same {kind}",
-                    g.cell_name(prev),
-                    g.cell_name(c),
-                    g.digit_symbol(grid[c])
-                ));
+        ];
+        for (kind, cells) in units {
+            let mut seen = vec![None; n + 1];
+            for c in cells {
+                let d = grid[c] as usize;
+                if let Some(prev) = seen[d] {
+                    return fail(
+                        format!(
+                            "{} and {} both hold {} in the same {kind}",
+                            g.cell_name(prev),
+                            g.cell_name(c),
+                            g.digit_symbol(grid[c])
+                        ),
+                        vec![prev, c],
+                    );
+                }
+                seen[d] = Some(c);
             }
-            seen[d] = Some(c);
         }
     }
     Ok(())

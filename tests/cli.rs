@@ -35,7 +35,13 @@ fn singles_solve_the_first_essay_puzzle_exactly() {
 #[test]
 fn line_format_gives_one_line_per_puzzle_and_stalls_say_why() {
     let out = sudolog()
-        .args(["solve", "--format", "line", "tests/data/essay.txt"])
+        .args([
+            "solve",
+            "--logic-only",
+            "--format",
+            "line",
+            "tests/data/essay.txt",
+        ])
         .assert()
         .code(1)
         .get_output()
@@ -65,7 +71,7 @@ fn line_format_gives_one_line_per_puzzle_and_stalls_say_why() {
 
 #[test]
 fn grid_format_shows_pencil_marks_for_a_stall_and_reads_back() {
-    let out = stdout_of(sudolog().args(["solve", "tests/data/essay.txt"]));
+    let out = stdout_of(sudolog().args(["solve", "--logic-only", "tests/data/essay.txt"]));
     assert!(out.contains("# puzzle 1 (tests/data/essay.txt:1): solved"));
     assert!(out.contains("1 4 7 | 2 5 3 | 6 9 8"));
     assert!(out.contains("# puzzle 2 (tests/data/essay.txt:2): stalled"));
@@ -75,7 +81,7 @@ fn grid_format_shows_pencil_marks_for_a_stall_and_reads_back() {
     // Everything sudolog prints in grid format reads back as puzzles: the
     // solved grid, and the partial grids of the stalls.
     let again = sudolog()
-        .args(["solve", "--format", "line", "-"])
+        .args(["solve", "--logic-only", "--format", "line", "-"])
         .write_stdin(out)
         .output()
         .expect("runs");
@@ -97,7 +103,13 @@ fn grid_layout_input_is_read() {
 
 #[test]
 fn json_format_has_one_object_per_puzzle() {
-    let out = stdout_of(sudolog().args(["solve", "--format", "json", "tests/data/essay.txt"]));
+    let out = stdout_of(sudolog().args([
+        "solve",
+        "--logic-only",
+        "--format",
+        "json",
+        "tests/data/essay.txt",
+    ]));
     let objects: Vec<serde_json::Value> = out
         .lines()
         .map(|l| serde_json::from_str(l).expect("each line is JSON"))
@@ -181,7 +193,13 @@ fn a_rule_file_added_with_rules_add_turns_sudolog_into_an_x_sudoku_solver() {
     let solution = fs::read_to_string("tests/data/x_sudoku.solution.txt").expect("solution");
     // With the standard rules alone the puzzle stalls ...
     sudolog()
-        .args(["solve", "--format", "line", "tests/data/x_sudoku.txt"])
+        .args([
+            "solve",
+            "--logic-only",
+            "--format",
+            "line",
+            "tests/data/x_sudoku.txt",
+        ])
         .assert()
         .code(1)
         .stdout(predicate::str::starts_with("# stalled"));
@@ -189,6 +207,7 @@ fn a_rule_file_added_with_rules_add_turns_sudolog_into_an_x_sudoku_solver() {
     sudolog()
         .args([
             "solve",
+            "--logic-only",
             "--format",
             "line",
             "--rules-add",
@@ -206,7 +225,7 @@ fn rules_dir_replaces_the_standard_library() {
     // Only the grid's meaning, no singles: nothing gets placed but givens.
     fs::write(dir.path().join("grid.dl"), include_str!("../rules/grid.dl")).expect("write");
     sudolog()
-        .args(["solve", "--format", "line", "--rules"])
+        .args(["solve", "--logic-only", "--format", "line", "--rules"])
         .arg(dir.path())
         .arg("-")
         .write_stdin(format!("{ESSAY_1}\n"))

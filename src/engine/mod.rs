@@ -413,12 +413,17 @@ impl Solve<'_> {
             .collect()
     }
 
-    /// Fixpoint steps run so far.
+    /// The fixpoint step reached (numbering continues across forks).
     pub fn steps(&self) -> u32 {
         self.store.step
     }
 
-    /// New facts per program rule id.
+    /// Fixpoint rounds this branch ran itself.
+    pub fn rounds(&self) -> u32 {
+        self.store.rounds
+    }
+
+    /// New facts per program rule id, derived by this branch itself.
     pub fn firings(&self) -> Vec<(usize, u32)> {
         let mut v: Vec<(usize, u32)> = self
             .store
@@ -430,9 +435,22 @@ impl Solve<'_> {
         v
     }
 
-    /// Tuples inserted into the fact store's variables so far.
+    /// Tuples this branch inserted into the fact store's variables.
     pub fn derived(&self) -> u64 {
         self.store.derived
+    }
+
+    /// The rule that placed the digit now in a cell (`file:line`), or
+    /// "a guess".
+    pub fn placed_by(&self, cell: usize) -> Option<String> {
+        let n = self.geometry.n;
+        let digit = *self.grid().get(cell)?;
+        let t = flat(&[cell_value(cell / n, cell % n), digit as Value]);
+        let origin = self.origin(self.engine.program.builtin(Builtin::Placed), &t)?;
+        Some(match self.engine.program.rules.get(origin.rule as usize) {
+            Some(r) => r.name.clone(),
+            None => "a guess".to_string(),
+        })
     }
 
     /// Where each fact of a program relation came from (when recorded).

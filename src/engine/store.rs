@@ -67,13 +67,16 @@ pub struct Store {
     vars: Vec<Variable<Tuple>>,
     counters: Vec<FxHashMap<Tuple, (u32, i64)>>,
     finalized: Vec<bool>,
-    /// Rounds run so far.
+    /// The step number of the last round (a fork continues its parent's
+    /// numbering, so steps order facts along a branch's whole path).
     pub step: u32,
+    /// Rounds this store ran itself (not counting its parent's).
+    pub rounds: u32,
     /// Provenance of program relations' facts, when recorded.
     pub provenance: Option<FxHashMap<RelId, FxHashMap<Tuple, FactOrigin>>>,
-    /// New facts per program rule.
+    /// New facts per program rule, derived by this store itself.
     pub firings: FxHashMap<u32, u32>,
-    /// Tuples inserted into variables so far (for the fact limit).
+    /// Tuples this store inserted into variables (for the fact limit).
     pub derived: u64,
 }
 
@@ -106,6 +109,7 @@ impl Store {
             counters: vec![FxHashMap::default(); plan.aggs.len()],
             finalized: vec![false; plan.aggs.len()],
             step: 0,
+            rounds: 0,
             provenance: provenance.then(FxHashMap::default),
             firings: FxHashMap::default(),
             derived: 0,
@@ -149,9 +153,10 @@ impl Store {
             counters: self.counters.clone(),
             finalized: self.finalized.clone(),
             step: self.step,
+            rounds: 0,
             provenance: self.provenance.clone(),
-            firings: self.firings.clone(),
-            derived: self.derived,
+            firings: FxHashMap::default(),
+            derived: 0,
         }
     }
 
@@ -213,6 +218,7 @@ impl Store {
                 return RunEnd::Fixpoint;
             }
             self.step += 1;
+            self.rounds += 1;
             if let Some(s) = stop
                 && !self.vars[s].recent.borrow().is_empty()
             {

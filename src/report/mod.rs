@@ -29,6 +29,28 @@ fn reason(outcome: &Outcome, puzzle: &Puzzle) -> String {
                 None => "contradiction".to_string(),
             }
         }
+        Verdict::NoSolution => match outcome.contradictions.first() {
+            Some((why, Some(cell))) => format!(
+                "no solution: the givens already contradict each other ({why} at {})",
+                g.cell_name(*cell)
+            ),
+            _ => format!(
+                "no solution: every branch ends in a contradiction ({} branches explored)",
+                outcome.stats.branches
+            ),
+        },
+        Verdict::Limit(stop) => {
+            let what = match stop {
+                crate::search::Stop::Timeout => "the time limit (--timeout)",
+                _ => "the branch limit (--max-branches)",
+            };
+            let k = outcome.solutions;
+            format!(
+                "stopped by {what} after {} branches with {k} solution{} found; raise the limit to go on",
+                outcome.stats.branches,
+                if k == 1 { "" } else { "s" }
+            )
+        }
         Verdict::InvalidResult(why) => {
             format!("invalid result: the rules produced a wrong grid ({why}); check the rule files")
         }
@@ -39,26 +61,87 @@ fn reason(outcome: &Outcome, puzzle: &Puzzle) -> String {
     }
 }
 
+/// What a report shows beyond the answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Show {
+    /// Solutions are being counted (`--count N`): say how many.
+    pub counting: bool,
+    /// The limit solutions are counted up to.
+    pub count_limit: u64,
+    /// Show the guesses that led to the solution.
+    pub trace: bool,
+    /// Show statistics.
+    pub stats: bool,
+}
+
+/// "1 solution (unique)", "2 solutions (stopped at --count 2)".
+fn count_words(outcome: &Outcome, show: &Show) -> String {
+    let k = outcome.solutions;
+    let plural = if k == 1 { "" } else { "s" };
+    let tail = if outcome.complete {
+        if k == 1 {
+            " (unique)"
+        } else {
+            " (all of them)"
+        }
+    } else if k >= show.count_limit {
+        " (stopped at --count)"
+    } else {
+        " (search stopped early)"
+    };
+    format!("{k} solution{plural}{tail}")
+}
+
 /// One line for a puzzle: the solution's symbols, or `# ...` saying why not
-/// (with the partial grid for a stall).
-pub fn line(outcome: &Outcome, puzzle: &Puzzle) -> String {
+/// (with the partial grid for a stall). When counting, the solution is
+/// followed by `# N solutions`, which reads back as a label.
+pub fn line(outcome: &Outcome, puzzle: &Puzzle, show: &Show) -> String {
     let g = &puzzle.geometry;
+    let at = format!("({}:{})", puzzle.origin.file, puzzle.origin.line);
     match outcome.verdict {
+        Verdict::Solved if show.counting => format!(
+            "{} # {}",
+            render_line(g, &outcome.grid),
+            count_words(outcome, show)
+        ),
         Verdict::Solved => render_line(g, &outcome.grid),
         Verdict::Stalled => format!(
-            "# {} ({}:{}): {}",
+            "# {} {at}: {}",
             reason(outcome, puzzle),
-            puzzle.origin.file,
-            puzzle.origin.line,
             render_line(g, &outcome.grid)
         ),
-        _ => format!(
-            "# {} ({}:{})",
-            reason(outcome, puzzle),
-            puzzle.origin.file,
-            puzzle.origin.line
-        ),
+        _ => format!("# {} {at}", reason(outcome, puzzle)),
     }
+}
+
+/// The guesses on the solution's branch, one `#` line each.
+pub fn trace_lines(outcome: &Outcome, puzzle: &Puzzle) -> String {
+    let g = &puzzle.geometry;
+    let mut out = String::new();
+    for (depth, guess) in outcome.path.iter().enumerate() {
+        let from: Vec<String> = guess
+            .options
+            .iter()
+            .map(|&d| g.digit_symbol(d).to_string())
+            .collect();
+        out.push_str(&format!(
+            "# guess at depth {}: {} = {} (chosen from {})\n",
+            depth + 1,
+            g.cell_name(guess.cell),
+            g.digit_symbol(guess.digit),
+            from.join(" ")
+        ));
+    }
+    out
+}
+
+/// The `#` statistics line of a puzzle.
+pub fn stats_line(outcome: &Outcome) -> String {
+    let s = &outcome.stats;
+    format!(
+        "# stats: {} steps, {} facts derived, {} branches, {} pruned, max depth {}, {} us\n",
+        s.steps, s.derived, s.branches, s.pruned, s.max_depth, s.micros
+    )
 }
 
 /// The `#` line for a puzzle that could not be read.
@@ -68,15 +151,19 @@ pub fn error_line(error: &PuzzleError) -> String {
 
 /// The grid format: a `#` header, the grid, and for a stall the pencil
 /// marks (as `#` lines, so the output reads back as a puzzle file).
-pub fn grid(index: usize, outcome: &Outcome, puzzle: &Puzzle) -> String {
+pub fn grid(index: usize, outcome: &Outcome, puzzle: &Puzzle, show: &Show) -> String {
     let g = &puzzle.geometry;
+    let what = match outcome.verdict {
+        Verdict::Solved if show.counting => format!("solved, {}", count_words(outcome, show)),
+        _ => reason(outcome, puzzle),
+    };
     let mut out = format!(
         "# puzzle {} ({}:{}): {}\n",
-        index,
-        puzzle.origin.file,
-        puzzle.origin.line,
-        reason(outcome, puzzle)
+        index, puzzle.origin.file, puzzle.origin.line, what
     );
+    if show.trace {
+        out.push_str(&trace_lines(outcome, puzzle));
+    }
     out.push_str(&render_grid(g, &outcome.grid));
     if outcome.verdict == Verdict::Stalled {
         out.push_str("# candidates of the open cells:\n");
@@ -85,6 +172,9 @@ pub fn grid(index: usize, outcome: &Outcome, puzzle: &Puzzle) -> String {
             out.push_str(l);
             out.push('\n');
         }
+    }
+    if show.stats {
+        out.push_str(&stats_line(outcome));
     }
     out
 }
@@ -128,11 +218,15 @@ pub fn stats_json(outcome: &Outcome, program: &Program) -> Json {
         "placed": s.placed,
         "eliminated": s.eliminated,
         "firings": firings,
+        "branches": s.branches,
+        "pruned": s.pruned,
+        "max_depth": s.max_depth,
+        "guesses": outcome.path.len(),
         "micros": s.micros,
     })
 }
 
-/// One JSON object for a solved (or not) puzzle.
+/// One JSON object for a puzzle.
 pub fn json(index: usize, outcome: &Outcome, puzzle: &Puzzle, program: &Program) -> Json {
     let g = &puzzle.geometry;
     let mut obj = json!({
@@ -142,10 +236,25 @@ pub fn json(index: usize, outcome: &Outcome, puzzle: &Puzzle, program: &Program)
         "size": g.label(),
         "status": outcome.verdict.word(),
         "puzzle": render_line(g, &puzzle.cells),
+        "solutions": outcome.solutions,
+        "search_complete": outcome.complete,
         "stats": stats_json(outcome, program),
     });
     if outcome.verdict == Verdict::Solved {
         obj["solution"] = Json::String(render_line(g, &outcome.grid));
+        obj["guesses"] = outcome
+            .path
+            .iter()
+            .enumerate()
+            .map(|(depth, guess)| {
+                json!({
+                    "depth": depth + 1,
+                    "cell": g.cell_name(guess.cell),
+                    "digit": g.digit_symbol(guess.digit).to_string(),
+                    "options": guess.options.iter().map(|&d| g.digit_symbol(d)).collect::<String>(),
+                })
+            })
+            .collect();
     } else {
         obj["reason"] = Json::String(reason(outcome, puzzle));
         obj["partial"] = Json::String(render_line(g, &outcome.grid));
