@@ -1,7 +1,8 @@
 //! The command line: argument definitions and the commands they run.
 
+use crate::batch;
 use crate::engine::Engine;
-use crate::grid::read_inputs;
+use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::lang::library::{RuleSources, RulesError};
 use crate::lang::program::Program;
 use crate::report;
@@ -99,6 +100,9 @@ pub struct SolveArgs {
     /// for the line format).
     #[arg(long)]
     pub trace: bool,
+    /// Solve on N threads (default: every core). Output stays in input order.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     /// The rule set.
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -112,6 +116,20 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
         return Err("the timeout must be a positive number of seconds".into());
     }
     Ok(Duration::from_secs_f64(secs.min(1e9)))
+}
+
+/// What sorts of result a puzzle had, for the summary and the exit code.
+enum Kind {
+    Solved,
+    Unsolved,
+    Invalid,
+}
+
+/// A puzzle's rendered output (stdout) and note (stderr).
+struct Rendered {
+    kind: Kind,
+    text: String,
+    note: String,
 }
 
 /// Runs the command line and returns the process exit code.
@@ -219,45 +237,67 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let (mut total, mut solved, mut unsolved, mut invalid) = (0usize, 0usize, 0usize, 0usize);
-    for (i, item) in read_inputs(&args.files).enumerate() {
+    let format = args.format;
+    let trace = args.trace;
+    // Each worker renders its puzzle's output; the writer only prints.
+    let work = |i: usize, item: Result<Puzzle, PuzzleError>| -> Rendered {
         let index = i + 1;
-        total += 1;
         match item {
-            Err(e) => {
-                invalid += 1;
-                match args.format {
-                    Format::Line => writeln!(out, "{}", report::error_line(&e))?,
-                    Format::Grid => writeln!(out, "{}", report::grid_error(index, &e))?,
-                    Format::Json => writeln!(out, "{}", report::json_error(index, &e))?,
-                }
-                eprintln!("{e}");
-            }
+            Err(e) => Rendered {
+                kind: Kind::Invalid,
+                text: match format {
+                    Format::Line => format!("{}\n", report::error_line(&e)),
+                    Format::Grid => format!("{}\n", report::grid_error(index, &e)),
+                    Format::Json => format!("{}\n", report::json_error(index, &e)),
+                },
+                note: format!("{e}\n"),
+            },
             Ok(puzzle) => {
                 let outcome = solve(&engine, &puzzle, &options);
-                if outcome.verdict == Verdict::Solved {
-                    solved += 1;
+                let kind = if outcome.verdict == Verdict::Solved {
+                    Kind::Solved
                 } else {
-                    unsolved += 1;
-                }
-                match args.format {
-                    Format::Line => {
-                        writeln!(out, "{}", report::line(&outcome, &puzzle, &show))?;
-                        if args.trace {
-                            eprint!("{}", report::trace_lines(&outcome, &puzzle));
-                        }
-                    }
-                    Format::Json => writeln!(
-                        out,
-                        "{}",
-                        report::json(index, &outcome, &puzzle, engine.program())
-                    )?,
-                    Format::Grid => {
-                        writeln!(out, "{}", report::grid(index, &outcome, &puzzle, &show))?;
-                    }
-                }
+                    Kind::Unsolved
+                };
+                let (text, note) = match format {
+                    Format::Line => (
+                        format!("{}\n", report::line(&outcome, &puzzle, &show)),
+                        if trace {
+                            report::trace_lines(&outcome, &puzzle)
+                        } else {
+                            String::new()
+                        },
+                    ),
+                    Format::Json => (
+                        format!(
+                            "{}\n",
+                            report::json(index, &outcome, &puzzle, engine.program())
+                        ),
+                        String::new(),
+                    ),
+                    Format::Grid => (
+                        format!("{}\n", report::grid(index, &outcome, &puzzle, &show)),
+                        String::new(),
+                    ),
+                };
+                Rendered { kind, text, note }
             }
         }
-    }
+    };
+    let jobs = args.jobs.map_or_else(batch::default_jobs, usize::from);
+    batch::for_each_ordered(read_inputs(&args.files), jobs, work, |r: Rendered| {
+        total += 1;
+        match r.kind {
+            Kind::Solved => solved += 1,
+            Kind::Unsolved => unsolved += 1,
+            Kind::Invalid => invalid += 1,
+        }
+        out.write_all(r.text.as_bytes())?;
+        if !r.note.is_empty() {
+            eprint!("{}", r.note);
+        }
+        Ok::<(), io::Error>(())
+    })?;
     out.flush()?;
     if args.stats {
         let secs = started.elapsed().as_secs_f64();

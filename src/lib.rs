@@ -4,6 +4,7 @@
 //! file under `rules/`, and the rules run to a fixpoint with `datafrog`
 //! joins. See ARCHITECTURE.md for the map of the modules.
 
+pub mod batch;
 pub mod cli;
 pub mod engine;
 pub mod grid;

@@ -341,6 +341,42 @@ fn comparing_a_cell_with_a_number_constant() {
 }
 
 #[test]
+#[ignore = "bug: a comparison between a variable and a constant of another type (`D = \"x\"`, `R = r1c1`) is not reported"]
+fn comparing_with_a_constant_of_another_type() {
+    // A digit compared with a string, a number compared with a cell: the
+    // same clash as between two variables of those types.
+    let text = ".decl foo(c: cell)\nfoo(C) :- given(C, D), D = \"x\".\n";
+    expect_error(
+        text,
+        "type clash: comparing a number with a symbol",
+        2,
+        24,
+        "D = ",
+    );
+    let text = ".decl foo(c: cell)\nfoo(C) :- row(C, R), R = r1c1.\n";
+    expect_error(
+        text,
+        "type clash: comparing a number with a cell",
+        2,
+        22,
+        "R = r1c1",
+    );
+}
+
+#[test]
+fn arithmetic_on_a_cell() {
+    // `+` on a cell is a type error, reported at the comparison it sits in.
+    let text = ".decl foo(c: cell)\nfoo(C) :- cell(C), digit(D), D = C + 1.\n";
+    let all = all_errors(text);
+    assert!(!all.is_empty());
+    let f = &all[0];
+    assert_eq!(f.message, "type clash: arithmetic on a cell");
+    assert_eq!((f.line, f.col), (2, 30));
+    assert!(text_at(text, 2, 30).starts_with("D = C + 1"));
+    assert!(!f.help.is_empty());
+}
+
+#[test]
 fn constant_of_the_wrong_type_in_an_atom() {
     // A string where `given` expects a digit, reported at the constant.
     let text = ".decl foo(c: cell)\nfoo(C) :- cell(C), given(C, \"five\").\n";
