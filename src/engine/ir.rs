@@ -9,6 +9,7 @@
 //! - `reached` receives a group when its counter reaches the bound, and the
 //!   rule reads `reached` like any other atom.
 
+use super::tuple::SLOTS;
 use crate::lang::ast::CmpOp;
 use crate::lang::check::body_relations;
 use crate::lang::program::{Arg, Atom, Expr, Literal, Program, RelId, VarId};
@@ -72,6 +73,10 @@ pub struct AggDef {
     pub key: Vec<VarId>,
     /// The counted variables.
     pub local: Vec<VarId>,
+    /// For a static seed: the variable holding the group's row number in
+    /// the seed (its last column, numbered when the seed is complete), so
+    /// that counters are a plain array indexed by it.
+    pub row: Option<VarId>,
     /// The comparison; `>=`/`>` are incremental, others wait for the
     /// counts to be complete (only over static relations).
     pub op: CmpOp,
@@ -155,40 +160,49 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
         }
         let outer_dynamic = atoms.iter().any(|a| out.rels[a.rel].dynamic);
         let outer_per_puzzle = atoms.iter().any(|a| out.rels[a.rel].per_puzzle);
+        // A static seed gets a row-number column when the tuples still fit.
+        let row = (!outer_dynamic && key.len() + agg.local.len() < SLOTS).then_some(nvars);
         let agg_id = out.aggs.len();
         let seed = out.rels.len();
         out.rels.push(ERel {
             name: format!("seed#{agg_id}"),
-            arity: key.len(),
+            arity: key.len() + usize::from(row.is_some()),
             dynamic: outer_dynamic,
             per_puzzle: outer_per_puzzle,
             origin: RelOrigin::Seed(agg_id),
         });
+        let mut seed_head: Vec<Expr> = key.iter().map(|&v| Expr::Var(v)).collect();
+        if row.is_some() {
+            // Numbered after the seed is computed.
+            seed_head.push(Expr::Const(0));
+        }
         out.rules.push(ERule {
             source_rule: None,
             head: seed,
-            head_args: key.iter().map(|&v| Expr::Var(v)).collect(),
+            head_args: seed_head,
             atoms: atoms.clone(),
             negs: negs.clone(),
             cmps: cmps.clone(),
             nvars,
         });
+        let seed_args: Vec<Arg> = key.iter().chain(row.iter()).map(|&v| Arg::Var(v)).collect();
         let mut inner = ERule {
             source_rule: None,
             head: usize::MAX,
             head_args: key
                 .iter()
                 .chain(agg.local.iter())
+                .chain(row.iter())
                 .map(|&v| Expr::Var(v))
                 .collect(),
             atoms: vec![Atom {
                 rel: seed,
-                args: key.iter().map(|&v| Arg::Var(v)).collect(),
+                args: seed_args,
                 span: agg.span,
             }],
             negs: Vec::new(),
             cmps: Vec::new(),
-            nvars,
+            nvars: nvars + 1,
         };
         for lit in &agg.body {
             match lit {
@@ -222,6 +236,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             body: inner,
             key,
             local: agg.local.clone(),
+            row,
             op: agg.op,
             bound: agg.bound.clone(),
             reached,

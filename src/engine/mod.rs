@@ -19,6 +19,7 @@ use crate::lang::graph::sccs;
 use crate::lang::program::{Builtin, Program, RelId, Value, cell_coords, cell_value};
 use ir::Lowered;
 use plan::{Indexes, Plan, PlanError};
+use rustc_hash::FxHashMap;
 use std::sync::{Arc, OnceLock};
 pub use store::{FactOrigin, RunEnd, Statics, Store};
 use tuple::{Tuple, flat, slot};
@@ -46,6 +47,8 @@ pub struct Engine {
     placed: usize,
     eliminated: usize,
     contradiction: usize,
+    /// Seeds with a row-number column, with the column's position.
+    numbered: FxHashMap<RelId, usize>,
     /// Whether to record the provenance of derived facts.
     pub provenance: bool,
     /// Derived-tuple limit per puzzle.
@@ -132,7 +135,14 @@ impl Engine {
                 message: "the state relations are missing from the fixpoint".into(),
             }));
         };
+        let numbered = lowered
+            .aggs
+            .iter()
+            .filter(|a| a.row.is_some())
+            .map(|a| (a.seed, a.key.len()))
+            .collect();
         Ok(Engine {
+            numbered,
             program: Arc::new(program),
             lowered,
             indexes,
@@ -193,7 +203,14 @@ impl Engine {
             store.run(&stage.plan, st, None, self.fact_limit);
             for &m in &stage.members {
                 let var = stage.plan.rel_var[&m];
-                st.rels[m] = Some(Arc::new(store.tuples(var).into()));
+                let mut tuples = store.tuples(var);
+                if let Some(&key_len) = self.numbered.get(&m) {
+                    // Row numbers in sorted order: counters become arrays.
+                    for (row, t) in tuples.iter_mut().enumerate() {
+                        tuple::set_slot(t, key_len, row as Value);
+                    }
+                }
+                st.rels[m] = Some(Arc::new(tuples.into()));
             }
         }
         self.build_indexes(st);

@@ -293,6 +293,9 @@ pub struct PlanAgg {
     pub reached: VarIdx,
     /// The seed: a variable of this plan, or a static index (flat).
     pub seed: SeedSource,
+    /// For a static, numbered seed: the slot of the body's output holding
+    /// the group's row number, for array counters.
+    pub row_slot: Option<usize>,
 }
 
 /// Where a count's groups come from.
@@ -426,12 +429,17 @@ impl Builder<'_> {
             ),
         };
         let idx = self.plan.aggs.len();
+        let row_slot = match (seed, agg.row) {
+            (SeedSource::Static(_), Some(_)) => Some(agg.key.len() + agg.local.len()),
+            _ => None,
+        };
         self.plan.aggs.push(PlanAgg {
             key_len: agg.key.len(),
             bound,
             op: agg.op,
             reached,
             seed,
+            row_slot,
         });
         let out = Out {
             var: reached,

@@ -50,6 +50,16 @@ pub struct FactOrigin {
     pub step: u32,
 }
 
+/// The counters of one count.
+#[derive(Clone)]
+enum Counters {
+    /// By group tuple: `(count, bound)`.
+    Sparse(FxHashMap<Tuple, (u32, i64)>),
+    /// By the group's row in a numbered static seed: how many more body
+    /// tuples the group needs (its bound minus its count so far).
+    Dense(Vec<i64>),
+}
+
 /// How a run of the fixpoint ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunEnd {
@@ -65,7 +75,7 @@ pub enum RunEnd {
 pub struct Store {
     iteration: Iteration,
     vars: Vec<Variable<Tuple>>,
-    counters: Vec<FxHashMap<Tuple, (u32, i64)>>,
+    counters: Vec<Counters>,
     finalized: Vec<bool>,
     /// The step number of the last round (a fork continues its parent's
     /// numbering, so steps order facts along a branch's whole path).
@@ -106,7 +116,20 @@ impl Store {
         let store = Store {
             iteration,
             vars,
-            counters: vec![FxHashMap::default(); plan.aggs.len()],
+            counters: plan
+                .aggs
+                .iter()
+                .map(|a| match (a.row_slot, a.seed) {
+                    (Some(_), SeedSource::Static(index)) => Counters::Dense(
+                        statics
+                            .index_tuples(index)
+                            .iter()
+                            .map(|t| threshold(&a.bound, t))
+                            .collect(),
+                    ),
+                    _ => Counters::Sparse(FxHashMap::default()),
+                })
+                .collect(),
             finalized: vec![false; plan.aggs.len()],
             step: 0,
             rounds: 0,
@@ -248,11 +271,18 @@ impl Store {
             };
             let out: Vec<Tuple> = seeds
                 .into_iter()
-                .filter(|t| {
-                    let count = self.counters[i].get(t).map_or(0, |c| c.0) as i64;
+                .enumerate()
+                .filter(|(row, t)| {
                     let bound = threshold(&agg.bound, t);
+                    let count = match &self.counters[i] {
+                        Counters::Sparse(m) => {
+                            m.get(&key_prefix(t, agg.key_len)).map_or(0, |c| c.0 as i64)
+                        }
+                        Counters::Dense(left) => left.get(*row).map_or(0, |l| bound - l),
+                    };
                     agg.op.holds(count, bound)
                 })
+                .map(|(_, t)| key_prefix(&t, agg.key_len))
                 .collect();
             if !out.is_empty() {
                 any = true;
@@ -304,16 +334,31 @@ impl Store {
     fn bump_counters(&mut self, agg: usize, tuples: &[Tuple], plan: &Plan) {
         let a = &plan.aggs[agg];
         let monotone = matches!(a.op, CmpOp::Ge | CmpOp::Gt);
-        let counters = &mut self.counters[agg];
         let mut reached = Vec::new();
-        for t in tuples {
-            let key = key_prefix(t, a.key_len);
-            let (count, bound) = counters
-                .entry(key)
-                .or_insert_with(|| (0, threshold(&a.bound, &key)));
-            *count += 1;
-            if monotone && *count as i64 == *bound {
-                reached.push(key);
+        match &mut self.counters[agg] {
+            Counters::Sparse(counters) => {
+                for t in tuples {
+                    let key = key_prefix(t, a.key_len);
+                    let (count, bound) = counters
+                        .entry(key)
+                        .or_insert_with(|| (0, threshold(&a.bound, &key)));
+                    *count += 1;
+                    if monotone && *count as i64 == *bound {
+                        reached.push(key);
+                    }
+                }
+            }
+            Counters::Dense(left) => {
+                let slot = a.row_slot.unwrap_or_default();
+                for t in tuples {
+                    let row = super::tuple::slot(t, slot) as usize;
+                    if let Some(l) = left.get_mut(row) {
+                        *l -= 1;
+                        if monotone && *l == 0 {
+                            reached.push(key_prefix(t, a.key_len));
+                        }
+                    }
+                }
             }
         }
         if !reached.is_empty() {
