@@ -59,7 +59,8 @@ mod tests {
             |i, x| {
                 // Uneven work so that threads finish out of order.
                 let spin = (x * 7919) % 1000;
-                (0..spin).fold(i as u64, |a, b| a.wrapping_add(b)) ^ 0 | x << 32
+                let busy = (0..spin).fold(i as u64, |a, b| a.wrapping_add(b));
+                (busy & 0xffff_ffff) | (x << 32)
             },
             |r| {
                 seen.push(r >> 32);

@@ -80,6 +80,9 @@ struct Scope {
     ids: FxHashMap<String, VarId>,
     types: Vec<Option<(Type, Span)>>,
     first_use: Vec<Span>,
+    /// Both sides of every comparison as written (constants keep their
+    /// type there), for type inference and checking.
+    comparisons: Vec<(ast::Expr, CmpOp, ast::Expr, Span)>,
 }
 
 impl Scope {
@@ -406,6 +409,7 @@ impl Checker<'_> {
                     .body_atom(a, scope, &mut extra, false)
                     .map(Literal::Neg),
                 ast::Literal::Cmp(a, op, b, span) => {
+                    scope.comparisons.push((a.clone(), *op, b.clone(), *span));
                     let a = self.expr(a, scope, "a comparison");
                     let b = self.expr(b, scope, "a comparison");
                     match (a, b) {
@@ -429,6 +433,13 @@ impl Checker<'_> {
                         None
                     } else {
                         let inner = self.literals(body, scope, depth + 1);
+                        // A count is a number: its bound must be one too.
+                        scope.comparisons.push((
+                            ast::Expr::Int(0, *span),
+                            *op,
+                            bound.clone(),
+                            bound.span(),
+                        ));
                         let bound = self.expr(bound, scope, "a count's bound");
                         match (inner, bound) {
                             (Some(body), Some(bound)) => Some(Literal::Count(Aggregate {
@@ -534,39 +545,39 @@ impl Checker<'_> {
         ast_head: &ast::Atom,
         body: &[Literal],
     ) {
-        // Comparisons and arithmetic give types to variables no atom types.
-        let mut cmps = Vec::new();
-        collect_cmps(body, &mut cmps);
+        // Comparisons give types to variables no atom types.
+        let comparisons = std::mem::take(&mut scope.comparisons);
         for _ in 0..3 {
-            for (a, _, b, _) in &cmps {
+            for (a, _, b, _) in &comparisons {
                 for (x, y) in [(a, b), (b, a)] {
-                    if let Expr::Var(v) = x
-                        && scope.types[*v].is_none()
+                    if let ast::Expr::Var(name, _) = x
+                        && let Some(&v) = scope.ids.get(name)
+                        && scope.types[v].is_none()
+                        && let Some(t) = written_type(y, scope)
                     {
-                        let t = match y {
-                            Expr::Var(w) => scope.types[*w].map(|(t, _)| t),
-                            _ => Some(Type::Number),
-                        };
-                        if let Some(t) = t {
-                            scope.types[*v] = Some((t, scope.first_use[*v]));
-                        }
+                        scope.types[v] = Some((t, scope.first_use[v]));
                     }
                 }
             }
         }
-        for (a, op, b, span) in &cmps {
-            self.check_arith(a, scope, *span);
-            self.check_arith(b, scope, *span);
-            let (fa, fb) = (self.expr_family(a, scope), self.expr_family(b, scope));
+        for (a, op, b, span) in &comparisons {
+            let fa = written_type(a, scope).map(Type::family);
+            let fb = written_type(b, scope).map(Type::family);
             if let (Some(fa), Some(fb)) = (fa, fb)
                 && fa != fb
             {
                 self.error(
-                        Diagnostic::new(*span, format!("type clash: comparing a {fa} with a {fb}"))
-                            .label(format!("`{op}` between different types"))
-                            .help("both sides of a comparison must be cells, numbers (digits), or symbols (units)"),
-                    );
+                    Diagnostic::new(*span, format!("type clash: comparing a {fa} with a {fb}"))
+                        .label(format!("`{op}` between different types"))
+                        .help("both sides of a comparison must be cells, numbers (digits), or symbols (units)"),
+                );
             }
+        }
+        let mut cmps = Vec::new();
+        collect_cmps(body, &mut cmps);
+        for (a, _, b, span) in &cmps {
+            self.check_arith(a, scope, *span);
+            self.check_arith(b, scope, *span);
         }
         let cols: Vec<Type> = self.relations[head_rel]
             .columns
@@ -875,6 +886,22 @@ impl Checker<'_> {
             });
         }
         strata
+    }
+}
+
+/// The type of a term as written: a variable's inferred type, a constant's
+/// own type, and numbers for arithmetic.
+fn written_type(e: &ast::Expr, scope: &Scope) -> Option<Type> {
+    match e {
+        ast::Expr::Var(name, _) => scope
+            .ids
+            .get(name)
+            .and_then(|&v| scope.types[v])
+            .map(|(t, _)| t),
+        ast::Expr::Int(..) | ast::Expr::Binary(..) | ast::Expr::Neg(..) => Some(Type::Number),
+        ast::Expr::Str(..) => Some(Type::Symbol),
+        ast::Expr::Cell { .. } => Some(Type::Cell),
+        ast::Expr::Wildcard(_) => None,
     }
 }
 
