@@ -8,6 +8,7 @@ pub mod batch;
 pub mod cli;
 pub mod engine;
 pub mod grid;
+pub mod inspect;
 pub mod lang;
 pub mod report;
 pub mod search;

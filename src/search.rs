@@ -116,6 +116,18 @@ struct Pending<'e> {
 
 /// Runs the search on a puzzle.
 pub fn search(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> SearchResult {
+    search_keeping(engine, puzzle, options, false).0
+}
+
+/// Runs the search and, if `keep`, also returns the state worth inspecting:
+/// the first solution's branch, or where the rules stalled or contradicted.
+pub fn search_keeping<'e>(
+    engine: &'e Engine,
+    puzzle: &Puzzle,
+    options: &SearchOptions,
+    keep: bool,
+) -> (SearchResult, Option<Solve<'e>>) {
+    let mut kept: Option<Solve<'e>> = None;
     let started = Instant::now();
     let n = puzzle.geometry.n;
     let mut result = SearchResult {
@@ -144,6 +156,9 @@ pub fn search(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Sear
                                     grid,
                                     path: solve.branch.clone(),
                                 });
+                                if keep {
+                                    kept = Some(solve);
+                                }
                             }
                             let enough = match options.mode {
                                 Mode::First | Mode::LogicOnly => true,
@@ -166,6 +181,9 @@ pub fn search(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Sear
                     if solve.branch.is_empty() {
                         result.root_contradictions = solve.contradictions();
                         result.partial = (solve.grid(), solve.candidates());
+                        if keep {
+                            kept = Some(solve);
+                        }
                     } else {
                         result.stats.pruned += 1;
                     }
@@ -190,6 +208,9 @@ pub fn search(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Sear
                     if options.mode == Mode::LogicOnly {
                         result.partial = (grid, candidates);
                         result.stop = Stop::Stalled;
+                        if keep {
+                            kept = Some(solve);
+                        }
                         break;
                     }
                     if solve.branch.is_empty() {
@@ -245,7 +266,7 @@ pub fn search(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Sear
         result.stats.max_depth = result.stats.max_depth.max(child.branch.len());
         current = Some(child);
     }
-    result
+    (result, kept)
 }
 
 fn account(stats: &mut SearchStats, solve: &Solve) {

@@ -470,6 +470,29 @@ impl Solve<'_> {
         })
     }
 
+    /// Every fact of a program relation (flat tuples), with where it came
+    /// from: `None` for static facts (geometry, givens, and what rules
+    /// derive from them before the fixpoint).
+    pub fn relation_facts(&self, rel: RelId) -> Vec<(Tuple, Option<FactOrigin>)> {
+        if let Some(&var) = self.engine.dynamic.rel_var.get(&rel) {
+            return self
+                .store
+                .tuples(var)
+                .into_iter()
+                .map(|t| (t, self.origin(rel, &t)))
+                .collect();
+        }
+        match self.statics.rels.get(rel) {
+            Some(Some(r)) => r.iter().map(|t| (*t, None)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The engine this state belongs to.
+    pub fn engine(&self) -> &Engine {
+        self.engine
+    }
+
     /// Where each fact of a program relation came from (when recorded).
     pub fn origin(&self, rel: RelId, t: &Tuple) -> Option<FactOrigin> {
         self.store.provenance.as_ref()?.get(&rel)?.get(t).copied()

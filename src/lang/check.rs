@@ -21,6 +21,97 @@ pub struct ParsedFile {
     pub technique: String,
 }
 
+/// A checked ad-hoc query: a rule body over a program's relations (and
+/// the `candidate` view), with its named variables as output columns.
+#[derive(Clone, Debug)]
+pub struct Query {
+    /// The literals.
+    pub body: Vec<Literal>,
+    /// The named variables, in order of first use: the output columns.
+    pub outputs: Vec<VarId>,
+    /// Variable names by id.
+    pub var_names: Vec<String>,
+    /// Variable types by id.
+    pub var_types: Vec<Type>,
+    /// The relation id standing for the `candidate` view (one past the
+    /// program's relations).
+    pub candidate: RelId,
+}
+
+/// Parses and checks a query body (`candidate(C, 5), in_unit(C, U)`)
+/// against a program.
+pub fn check_query(program: &Program, text: &str) -> Result<Query, Diagnostics> {
+    let mut sources = SourceSet::default();
+    let file = sources.add("query", text);
+    let parsed = match super::parser::parse_body(text, file) {
+        Ok(b) => b,
+        Err(items) => return Err(Diagnostics { items, sources }),
+    };
+    let mut relations = program.relations.clone();
+    let candidate = relations.len();
+    relations.push(Relation {
+        name: CANDIDATE_VIEW.to_string(),
+        columns: vec![("c".into(), Type::Cell), ("d".into(), Type::Digit)],
+        builtin: None,
+        doc: "digits not eliminated".into(),
+        decl: None,
+        dynamic: true,
+        per_puzzle: true,
+        stratum: 0,
+    });
+    let by_name = relations
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.name.clone(), i))
+        .collect();
+    let mut checker = Checker {
+        relations,
+        by_name,
+        symbols: program.symbols.clone(),
+        errors: Vec::new(),
+        sources: &sources,
+        queries: true,
+    };
+    let mut scope = Scope::default();
+    let body = checker.literals(&parsed, &mut scope, 0);
+    let outputs: Vec<VarId> = (0..scope.names.len())
+        .filter(|&v| !scope.names[v].starts_with('_'))
+        .collect();
+    let result = body.map(|mut body| {
+        checker.check_comparison_types(&mut scope, &body);
+        let head: Vec<Expr> = outputs.iter().map(|&v| Expr::Var(v)).collect();
+        let fake_head = ast::Atom {
+            rel: "query".into(),
+            args: outputs
+                .iter()
+                .map(|&v| ast::Expr::Var(scope.names[v].clone(), scope.first_use[v]))
+                .collect(),
+            span: Span::new(file, 0, 0),
+            name_span: Span::new(file, 0, 0),
+        };
+        checker.check_safety(&mut scope, &head, &fake_head, &mut body);
+        body
+    });
+    match result {
+        Some(body) if checker.errors.is_empty() => Ok(Query {
+            body,
+            outputs,
+            var_types: scope
+                .types
+                .iter()
+                .map(|t| t.map_or(Type::Number, |(t, _)| t))
+                .collect(),
+            var_names: scope.names,
+            candidate,
+        }),
+        _ => {
+            let items = std::mem::take(&mut checker.errors);
+            drop(checker);
+            Err(Diagnostics { items, sources })
+        }
+    }
+}
+
 /// Checks parsed files and builds the program.
 pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diagnostics> {
     let mut checker = Checker {
@@ -29,6 +120,7 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
         symbols: Symbols::new(),
         errors: Vec::new(),
         sources: &sources,
+        queries: false,
     };
     checker.declare_builtins();
     for file in &files {
@@ -71,6 +163,8 @@ struct Checker<'s> {
     symbols: Symbols,
     errors: Vec<Diagnostic>,
     sources: &'s SourceSet,
+    /// Queries may read the `candidate` view; rules may not.
+    queries: bool,
 }
 
 /// Per-rule state while resolving: variable numbering and types.
@@ -179,7 +273,7 @@ impl Checker<'_> {
 
     /// Resolves an atom's relation and checks its arity.
     fn resolve_rel(&mut self, atom: &ast::Atom) -> Option<RelId> {
-        if atom.rel == CANDIDATE_VIEW {
+        if atom.rel == CANDIDATE_VIEW && !self.queries {
             self.error(
                 Diagnostic::new(atom.name_span, "rules cannot use `candidate`")
                     .label("a view for reports, not a relation")
@@ -545,7 +639,18 @@ impl Checker<'_> {
         ast_head: &ast::Atom,
         body: &[Literal],
     ) {
-        // Comparisons give types to variables no atom types.
+        self.check_comparison_types(scope, body);
+        let cols: Vec<Type> = self.relations[head_rel]
+            .columns
+            .iter()
+            .map(|c| c.1)
+            .collect();
+        self.check_head_types(scope, head, ast_head, &cols);
+    }
+
+    /// Infers the types of variables only comparisons mention, and checks
+    /// that both sides of every comparison and arithmetic agree.
+    fn check_comparison_types(&mut self, scope: &mut Scope, body: &[Literal]) {
         let comparisons = std::mem::take(&mut scope.comparisons);
         for _ in 0..3 {
             for (a, _, b, _) in &comparisons {
@@ -579,11 +684,15 @@ impl Checker<'_> {
             self.check_arith(a, scope, *span);
             self.check_arith(b, scope, *span);
         }
-        let cols: Vec<Type> = self.relations[head_rel]
-            .columns
-            .iter()
-            .map(|c| c.1)
-            .collect();
+    }
+
+    fn check_head_types(
+        &mut self,
+        scope: &Scope,
+        head: &[Expr],
+        ast_head: &ast::Atom,
+        cols: &[Type],
+    ) {
         for (i, e) in head.iter().enumerate() {
             let span = ast_head.args[i].span();
             self.check_arith(e, scope, span);

@@ -1,5 +1,7 @@
 //! The command line: argument definitions and the commands they run.
 
+mod inspect;
+
 use crate::batch;
 use crate::engine::Engine;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
@@ -46,6 +48,14 @@ pub enum Command {
     /// Parse and check a rule set, and list its relations and rules.
     #[command(after_help = EXIT_CODES)]
     Check(RuleArgs),
+    /// Print the facts a solve derived (any relation, with provenance), or
+    /// export them all to SQLite.
+    Facts(inspect::FactsArgs),
+    /// Ask a conjunctive query over the facts a solve derived.
+    Query(inspect::QueryArgs),
+    /// Explain why a cell holds its digit, or why a fact holds, down to the
+    /// givens and guesses.
+    Explain(inspect::ExplainArgs),
 }
 
 /// Which rules to use.
@@ -148,6 +158,9 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Solve(args) => solve_command(&args),
         Command::Check(args) => check(&args),
+        Command::Facts(args) => inspect::facts(&args),
+        Command::Query(args) => inspect::query(&args),
+        Command::Explain(args) => inspect::explain_command(&args),
     };
     match result {
         Ok(code) => code,
@@ -172,7 +185,8 @@ pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
     sources.load()
 }
 
-fn print_rules_error(e: &RulesError) {
+/// Prints a rule-loading error on stderr.
+pub fn print_rules_error(e: &RulesError) {
     eprint!("{e}");
     if matches!(e, RulesError::Io(_)) {
         eprintln!();

@@ -1,0 +1,375 @@
+//! The inspection commands: `facts`, `query` and `explain`.
+
+use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_rules, print_rules_error};
+use crate::engine::Engine;
+use crate::grid::read_inputs;
+use crate::inspect::db::{Fact, FactDb};
+use crate::inspect::eval::Evaluator;
+use crate::inspect::explain;
+use crate::inspect::export::{Table, TableFormat};
+use crate::lang::check::check_query;
+use crate::lang::program::{Arg, Builtin, Literal, RelId, cell_value};
+use crate::search::{Mode, SearchOptions, search_keeping};
+use clap::{Args, ValueEnum};
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+/// Which puzzle to inspect and how to solve it.
+#[derive(Args, Debug, Clone)]
+pub struct Target {
+    /// The puzzle file ("-" for standard input).
+    #[arg(value_name = "FILE")]
+    pub file: String,
+    /// Which puzzle of the file (1 = the first).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub puzzle: usize,
+    /// Do not guess: inspect the rules' fixpoint alone.
+    #[arg(long)]
+    pub logic_only: bool,
+    /// The rule set.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+/// Arguments of `facts`.
+#[derive(Args, Debug)]
+pub struct FactsArgs {
+    /// The puzzle.
+    #[command(flatten)]
+    pub target: Target,
+    /// Only this relation (`candidate` is the view of open digits); all by default.
+    #[arg(long, value_name = "NAME")]
+    pub relation: Option<String>,
+    /// Only facts derived by this rule (`rules/singles.dl:10`, or a
+    /// technique such as `singles`).
+    #[arg(long, value_name = "NAME")]
+    pub rule: Option<String>,
+    /// The facts as they stood after this step.
+    #[arg(long, value_name = "STEP")]
+    pub at: Option<u32>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: TableFormat,
+    /// Write every relation, with provenance, into this SQLite database.
+    #[arg(long, value_name = "OUT.db")]
+    pub sqlite: Option<PathBuf>,
+}
+
+/// Arguments of `query`.
+#[derive(Args, Debug)]
+pub struct QueryArgs {
+    /// The puzzle.
+    #[command(flatten)]
+    pub target: Target,
+    /// A rule body, e.g. 'candidate(C, 5), in_unit(C, U), unit_kind(U, "box")'.
+    #[arg(value_name = "QUERY")]
+    pub query: String,
+    /// Ask about the facts as they stood after this step.
+    #[arg(long, value_name = "STEP")]
+    pub at: Option<u32>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: TableFormat,
+}
+
+/// Output formats of `explain`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExplainFormat {
+    /// An indented tree.
+    #[default]
+    Text,
+    /// The tree as JSON.
+    Json,
+}
+
+/// Arguments of `explain`.
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// The puzzle.
+    #[command(flatten)]
+    pub target: Target,
+    /// A cell (`r5c3`: why it holds its digit, or why its candidates went)
+    /// or a fact (`'eliminated(r5c3, 4)'`).
+    #[arg(value_name = "WHAT")]
+    pub what: String,
+    /// Expand at most this many levels.
+    #[arg(long, default_value_t = usize::MAX, hide_default_value = true, value_name = "N")]
+    pub depth: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: ExplainFormat,
+}
+
+/// Loads the rules, reads the puzzle, solves it, and hands the fact
+/// snapshot to `f`. Errors are printed; the exit code is returned.
+fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io::Result<i32> {
+    let program = match load_rules(&target.rules) {
+        Ok(p) => p,
+        Err(e) => {
+            print_rules_error(&e);
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let engine = match Engine::new(program) {
+        Ok(e) => e,
+        Err(d) => {
+            eprint!("{d}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let index = target.puzzle.max(1);
+    let puzzle = match read_inputs(std::slice::from_ref(&target.file)).nth(index - 1) {
+        Some(Ok(p)) => p,
+        Some(Err(e)) => {
+            eprintln!("{e}");
+            return Ok(EXIT_INVALID);
+        }
+        None => {
+            eprintln!(
+                "{}: has no puzzle number {index}; count the puzzles in the file or pass a smaller --puzzle",
+                target.file
+            );
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let mode = if target.logic_only {
+        Mode::LogicOnly
+    } else {
+        Mode::First
+    };
+    let options = SearchOptions {
+        mode,
+        ..SearchOptions::default()
+    };
+    let (_, kept) = search_keeping(&engine, &puzzle, &options, true);
+    let state = match kept {
+        Some(s) => s,
+        // No solution and no stall to show: inspect the rules' own fixpoint.
+        None => {
+            let logic = SearchOptions {
+                mode: Mode::LogicOnly,
+                ..SearchOptions::default()
+            };
+            match search_keeping(&engine, &puzzle, &logic, true).1 {
+                Some(s) => s,
+                None => {
+                    eprintln!("{}: nothing to inspect for this puzzle", target.file);
+                    return Ok(EXIT_UNSOLVED);
+                }
+            }
+        }
+    };
+    let db = FactDb::new(engine.program(), &state);
+    f(&db)
+}
+
+/// The relation named `name` (or the `candidate` view).
+fn relation_id(db: &FactDb, name: &str) -> Option<RelId> {
+    if name == "candidate" {
+        return Some(db.candidate_rel());
+    }
+    db.program.relation(name)
+}
+
+/// A relation's facts as a table, filtered by rule and step.
+pub fn facts_table(db: &FactDb, rel: RelId, rule: Option<&str>, at: Option<u32>) -> Table {
+    let types = db.rel_types(rel);
+    let names: Vec<String> = match db.program.relations.get(rel) {
+        Some(r) => r.columns.iter().map(|c| c.0.clone()).collect(),
+        None => vec!["c".into(), "d".into()],
+    };
+    let facts: Vec<Fact> = if rel == db.candidate_rel() {
+        db.candidate_facts(at.unwrap_or(u32::MAX))
+    } else {
+        db.relations[rel].facts.clone()
+    };
+    let mut table = Table {
+        columns: names,
+        rows: Vec::new(),
+        data_columns: types.len(),
+    };
+    table
+        .columns
+        .extend(["rule", "step", "branch"].map(String::from));
+    for f in facts {
+        if at.is_some_and(|s| f.step() > s) {
+            continue;
+        }
+        let origin = db.origin_name(&f);
+        if let Some(r) = rule {
+            let technique = f
+                .origin
+                .and_then(|o| db.program.rules.get(o.rule as usize))
+                .map(|r| r.technique.as_str());
+            if origin != r && technique != Some(r) {
+                continue;
+            }
+        }
+        let mut row: Vec<String> = f
+            .values
+            .iter()
+            .zip(&types)
+            .map(|(v, t)| db.show(*t, *v))
+            .collect();
+        row.push(origin);
+        row.push(f.origin.map_or(String::new(), |o| o.step.to_string()));
+        row.push(
+            f.origin
+                .map_or(String::new(), |o| db.branch_depth(o.step).to_string()),
+        );
+        table.rows.push(row);
+    }
+    table
+}
+
+/// `sudolog facts`.
+pub fn facts(args: &FactsArgs) -> io::Result<i32> {
+    with_facts(&args.target, |db| {
+        if let Some(path) = &args.sqlite {
+            return match crate::inspect::sqlite::export(db, path) {
+                Ok(n) => {
+                    eprintln!("wrote {n} facts to {}", path.display());
+                    Ok(EXIT_OK)
+                }
+                Err(e) => {
+                    eprintln!("cannot write {}: {e}", path.display());
+                    Ok(EXIT_INVALID)
+                }
+            };
+        }
+        let rels: Vec<RelId> = match &args.relation {
+            Some(name) => match relation_id(db, name) {
+                Some(r) => vec![r],
+                None => {
+                    eprintln!(
+                        "no relation `{name}` in the rule set; `sudolog check` lists them (and `candidate` is the view of open digits)"
+                    );
+                    return Ok(EXIT_INVALID);
+                }
+            },
+            None => (0..=db.program.relations.len()).collect(),
+        };
+        let mut out = io::stdout().lock();
+        for rel in rels {
+            let table = facts_table(db, rel, args.rule.as_deref(), args.at);
+            if args.relation.is_none() {
+                if args.format == TableFormat::Json {
+                    // JSON rows carry their relation instead of a header.
+                    for line in table.render(args.format).lines() {
+                        let mut v: serde_json::Value =
+                            serde_json::from_str(line).unwrap_or_default();
+                        v["relation"] = db.rel_name(rel).into();
+                        writeln!(out, "{v}")?;
+                    }
+                    continue;
+                }
+                if table.rows.is_empty() {
+                    continue;
+                }
+                writeln!(out, "# {} ({} facts)", db.rel_name(rel), table.rows.len())?;
+            }
+            out.write_all(table.render(args.format).as_bytes())?;
+        }
+        Ok(EXIT_OK)
+    })
+}
+
+/// `sudolog query`.
+pub fn query(args: &QueryArgs) -> io::Result<i32> {
+    with_facts(&args.target, |db| {
+        let q = match check_query(db.program, &args.query) {
+            Ok(q) => q,
+            Err(d) => {
+                eprint!("{d}");
+                return Ok(EXIT_INVALID);
+            }
+        };
+        let before = args.at.map_or(u32::MAX, |s| s.saturating_add(1));
+        let matches =
+            Evaluator::new(db, before).matches(&q.body, vec![None; q.var_names.len()], usize::MAX);
+        let mut rows: Vec<Vec<String>> = matches
+            .iter()
+            .map(|m| {
+                q.outputs
+                    .iter()
+                    .map(|&v| m.values[v].map_or(String::new(), |x| db.show(q.var_types[v], x)))
+                    .collect()
+            })
+            .collect();
+        rows.sort();
+        rows.dedup();
+        let table = Table {
+            columns: q.outputs.iter().map(|&v| q.var_names[v].clone()).collect(),
+            data_columns: q.outputs.len(),
+            rows,
+        };
+        io::stdout()
+            .lock()
+            .write_all(table.render(args.format).as_bytes())?;
+        Ok(if table.rows.is_empty() {
+            EXIT_UNSOLVED
+        } else {
+            EXIT_OK
+        })
+    })
+}
+
+/// `sudolog explain`.
+pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
+    with_facts(&args.target, |db| {
+        let g = db.geometry;
+        let mut targets: Vec<(RelId, Vec<i32>)> = Vec::new();
+        if let Some(cell) = g.parse_cell_name(args.what.trim()) {
+            let v = cell_value(cell / g.n, cell % g.n);
+            let placed = db.program.builtin(Builtin::Placed);
+            let eliminated = db.program.builtin(Builtin::Eliminated);
+            match db.relations[placed].with_first(v).next() {
+                Some(f) => targets.push((placed, f.values.clone())),
+                // An open cell: why each digit left it.
+                None => targets.extend(
+                    db.relations[eliminated]
+                        .with_first(v)
+                        .map(|f| (eliminated, f.values.clone())),
+                ),
+            }
+        } else {
+            let q = match check_query(db.program, &args.what) {
+                Ok(q) => q,
+                Err(d) => {
+                    eprint!("{d}");
+                    return Ok(EXIT_INVALID);
+                }
+            };
+            match q.body.as_slice() {
+                [Literal::Atom(a)] if a.args.iter().all(|x| matches!(x, Arg::Const(_))) => {
+                    let values = a
+                        .args
+                        .iter()
+                        .map(|x| match x {
+                            Arg::Const(c) => *c,
+                            _ => 0,
+                        })
+                        .collect();
+                    targets.push((a.rel, values));
+                }
+                _ => {
+                    eprintln!(
+                        "explain takes a cell such as r5c3 or one fact with constant arguments, such as 'eliminated(r5c3, 4)'"
+                    );
+                    return Ok(EXIT_INVALID);
+                }
+            }
+        }
+        let mut out = io::stdout().lock();
+        let mut unknown = false;
+        for (rel, values) in targets {
+            let tree = explain::explain(db, rel, &values, args.depth);
+            unknown |= tree.kind == explain::NodeKind::Unknown;
+            match args.format {
+                ExplainFormat::Text => out.write_all(explain::render(&tree).as_bytes())?,
+                ExplainFormat::Json => writeln!(out, "{}", explain::to_json(&tree))?,
+            }
+        }
+        Ok(if unknown { EXIT_UNSOLVED } else { EXIT_OK })
+    })
+}

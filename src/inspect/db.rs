@@ -1,0 +1,224 @@
+//! A snapshot of every fact of a finished solve, with provenance, for
+//! people: facts, queries, explanations and exports read it.
+
+use crate::engine::tuple::values;
+use crate::engine::{FactOrigin, Solve};
+use crate::grid::Geometry;
+use crate::lang::ast::Type;
+use crate::lang::program::{Builtin, Program, RelId, Value, cell_coords, cell_value};
+use rustc_hash::FxHashMap;
+
+/// One fact: its values and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fact {
+    /// Column values.
+    pub values: Vec<Value>,
+    /// The rule and step that first derived it; `None` for static facts.
+    pub origin: Option<FactOrigin>,
+}
+
+impl Fact {
+    /// The step at which it became known (0 for static facts).
+    pub fn step(&self) -> u32 {
+        self.origin.map_or(0, |o| o.step)
+    }
+
+    /// Whether it was placed as a guess.
+    pub fn is_guess(&self) -> bool {
+        self.origin.is_some_and(|o| o.rule == u32::MAX)
+    }
+}
+
+/// The facts of one relation, indexed by their first column.
+#[derive(Clone, Debug, Default)]
+pub struct RelFacts {
+    /// All facts, sorted by values.
+    pub facts: Vec<Fact>,
+    by_first: FxHashMap<Value, Vec<usize>>,
+}
+
+impl RelFacts {
+    /// Builds the index over facts.
+    pub fn from_facts(mut facts: Vec<Fact>) -> RelFacts {
+        facts.sort_by(|a, b| a.values.cmp(&b.values));
+        let mut by_first: FxHashMap<Value, Vec<usize>> = FxHashMap::default();
+        for (i, f) in facts.iter().enumerate() {
+            if let Some(&v) = f.values.first() {
+                by_first.entry(v).or_default().push(i);
+            }
+        }
+        RelFacts { facts, by_first }
+    }
+
+    /// Facts whose first column is `v`.
+    pub fn with_first(&self, v: Value) -> impl Iterator<Item = &Fact> {
+        self.by_first
+            .get(&v)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.facts[i])
+    }
+
+    /// The fact with exactly these values.
+    pub fn find(&self, values: &[Value]) -> Option<&Fact> {
+        self.facts
+            .binary_search_by(|f| f.values.as_slice().cmp(values))
+            .ok()
+            .map(|i| &self.facts[i])
+    }
+}
+
+/// Every relation's facts at the end of a solve (the solution's branch),
+/// plus the `candidate` view.
+pub struct FactDb<'p> {
+    /// The rule set.
+    pub program: &'p Program,
+    /// The grid.
+    pub geometry: Geometry,
+    /// Facts by relation id; the `candidate` view is at `program.relations.len()`.
+    pub relations: Vec<RelFacts>,
+    /// The guesses on the branch, outermost first: (cell index, digit).
+    pub guesses: Vec<(usize, u8)>,
+    /// The last step of the solve.
+    pub last_step: u32,
+}
+
+impl<'p> FactDb<'p> {
+    /// Takes a snapshot of a solve's state.
+    pub fn new(program: &'p Program, solve: &Solve) -> FactDb<'p> {
+        let geometry = solve.geometry();
+        let mut relations = Vec::with_capacity(program.relations.len() + 1);
+        let mut last_step = 0;
+        for (id, rel) in program.relations.iter().enumerate() {
+            let facts: Vec<Fact> = solve
+                .relation_facts(id)
+                .into_iter()
+                .map(|(t, origin)| {
+                    last_step = last_step.max(origin.map_or(0, |o| o.step));
+                    Fact {
+                        values: values(&t, rel.arity()),
+                        origin,
+                    }
+                })
+                .collect();
+            relations.push(RelFacts::from_facts(facts));
+        }
+        let mut db = FactDb {
+            program,
+            geometry,
+            relations,
+            guesses: solve.branch.iter().map(|g| (g.cell, g.digit)).collect(),
+            last_step,
+        };
+        let candidates = db.candidate_facts(u32::MAX);
+        db.relations.push(RelFacts::from_facts(candidates));
+        db
+    }
+
+    /// The relation id of the `candidate` view.
+    pub fn candidate_rel(&self) -> RelId {
+        self.program.relations.len()
+    }
+
+    /// The `candidate` view as it stood after `step`: cells × digits minus
+    /// the eliminations known then. Its facts carry no origin.
+    pub fn candidate_facts(&self, step: u32) -> Vec<Fact> {
+        let g = self.geometry;
+        let elim = &self.relations[self.program.builtin(Builtin::Eliminated)];
+        let mut out = Vec::new();
+        for r in 0..g.n {
+            for c in 0..g.n {
+                let cell = cell_value(r, c);
+                for d in 1..=g.n as Value {
+                    let gone = elim.find(&[cell, d]).is_some_and(|f| f.step() <= step);
+                    if !gone {
+                        out.push(Fact {
+                            values: vec![cell, d],
+                            origin: None,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The name of a relation (or `candidate`).
+    pub fn rel_name(&self, rel: RelId) -> &str {
+        self.program
+            .relations
+            .get(rel)
+            .map_or("candidate", |r| r.name.as_str())
+    }
+
+    /// Column types of a relation (or `candidate`).
+    pub fn rel_types(&self, rel: RelId) -> Vec<Type> {
+        match self.program.relations.get(rel) {
+            Some(r) => r.columns.iter().map(|c| c.1).collect(),
+            None => vec![Type::Cell, Type::Digit],
+        }
+    }
+
+    /// Whether a relation's facts can change during the solve.
+    pub fn is_dynamic(&self, rel: RelId) -> bool {
+        self.program.relations.get(rel).is_none_or(|r| r.dynamic)
+    }
+
+    /// A value as people read it: `r3c5`, a digit's symbol, a unit's name.
+    pub fn show(&self, ty: Type, v: Value) -> String {
+        match ty {
+            Type::Cell => {
+                let (r, c) = cell_coords(v);
+                format!("r{}c{}", r + 1, c + 1)
+            }
+            Type::Digit if v >= 1 && v <= self.geometry.n as Value => {
+                self.geometry.digit_symbol(v as u8).to_string()
+            }
+            Type::Unit | Type::Symbol => self.program.symbols.name(v).to_string(),
+            _ => v.to_string(),
+        }
+    }
+
+    /// A fact as people read it: `eliminated(r3c5, 4)`.
+    pub fn show_fact(&self, rel: RelId, values: &[Value]) -> String {
+        let types = self.rel_types(rel);
+        let args: Vec<String> = values
+            .iter()
+            .zip(&types)
+            .map(|(v, t)| match t {
+                Type::Symbol | Type::Unit => format!("\"{}\"", self.show(*t, *v)),
+                _ => self.show(*t, *v),
+            })
+            .collect();
+        format!("{}({})", self.rel_name(rel), args.join(", "))
+    }
+
+    /// How a fact's origin reads: `rules/singles.dl:10`, `a guess`, `static`.
+    pub fn origin_name(&self, fact: &Fact) -> String {
+        match fact.origin {
+            None => "static".to_string(),
+            Some(o) if o.rule == u32::MAX => "a guess".to_string(),
+            Some(o) => self
+                .program
+                .rules
+                .get(o.rule as usize)
+                .map_or_else(|| "?".to_string(), |r| r.name.clone()),
+        }
+    }
+
+    /// The depth of the guess a step belongs to: how many of the branch's
+    /// guesses were placed at or before it.
+    pub fn branch_depth(&self, step: u32) -> usize {
+        let placed = &self.relations[self.program.builtin(Builtin::Placed)];
+        self.guesses
+            .iter()
+            .filter(|(cell, d)| {
+                let g = self.geometry;
+                let v = [cell_value(cell / g.n, cell % g.n), *d as Value];
+                placed
+                    .find(&v)
+                    .is_some_and(|f| f.is_guess() && f.step() <= step)
+            })
+            .count()
+    }
+}

@@ -1,0 +1,281 @@
+//! A small backtracking evaluator of rule bodies over a [`FactDb`]: it
+//! answers ad-hoc queries and re-derives facts for explanations. Facts can
+//! be restricted to those known before a given step.
+
+use super::db::{Fact, FactDb, RelFacts};
+use crate::lang::program::{Aggregate, Arg, Atom, Expr, Literal, RelId, Value, VarId};
+use rustc_hash::FxHashSet;
+
+/// A fact used by a match: its relation and values.
+pub type FactRef = (RelId, Vec<Value>);
+
+/// One way the body holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    /// Variable values (`None` for variables the body never bound).
+    pub values: Vec<Option<Value>>,
+    /// The positive facts used, in body order of binding.
+    pub used: Vec<FactRef>,
+    /// For each count in the body (in order): the facts it counted.
+    pub counted: Vec<Vec<FactRef>>,
+}
+
+/// Evaluates bodies over the facts known before a step.
+pub struct Evaluator<'a, 'p> {
+    db: &'a FactDb<'p>,
+    /// Only facts with a step below this are visible (static facts always).
+    before: u32,
+    candidates: RelFacts,
+}
+
+impl<'a, 'p> Evaluator<'a, 'p> {
+    /// An evaluator over the facts known before step `before` (`u32::MAX`:
+    /// all of them).
+    pub fn new(db: &'a FactDb<'p>, before: u32) -> Evaluator<'a, 'p> {
+        let at = before.saturating_sub(1);
+        let candidates = RelFacts::from_facts(db.candidate_facts(at));
+        Evaluator {
+            db,
+            before,
+            candidates,
+        }
+    }
+
+    fn facts(&self, rel: RelId) -> &RelFacts {
+        if rel == self.db.candidate_rel() {
+            &self.candidates
+        } else {
+            &self.db.relations[rel]
+        }
+    }
+
+    fn visible(&self, f: &Fact) -> bool {
+        f.origin.is_none_or(|o| o.step < self.before)
+    }
+
+    /// Up to `limit` matches of `body`, starting from `start` bindings.
+    pub fn matches(&self, body: &[Literal], start: Vec<Option<Value>>, limit: usize) -> Vec<Match> {
+        let mut out = Vec::new();
+        let lits: Vec<&Literal> = body.iter().collect();
+        let mut state = Match {
+            values: start,
+            used: Vec::new(),
+            counted: Vec::new(),
+        };
+        self.search(&lits, &mut state, &mut out, limit);
+        out
+    }
+
+    /// Whether an atom's argument matches a value, binding it if free.
+    fn unify(
+        arg: &Arg,
+        v: Value,
+        values: &mut [Option<Value>],
+        bound_now: &mut Vec<VarId>,
+    ) -> bool {
+        match arg {
+            Arg::Wild => true,
+            Arg::Const(c) => *c == v,
+            Arg::Var(x) => match values[*x] {
+                Some(b) => b == v,
+                None => {
+                    values[*x] = Some(v);
+                    bound_now.push(*x);
+                    true
+                }
+            },
+        }
+    }
+
+    fn eval(e: &Expr, values: &[Option<Value>]) -> Option<Value> {
+        let all_bound = {
+            let mut vs = Vec::new();
+            e.vars(&mut vs);
+            vs.iter().all(|v| values[*v].is_some())
+        };
+        if !all_bound {
+            return None;
+        }
+        e.eval(&|v| values[v].unwrap_or_default())
+    }
+
+    fn ready(e: &Expr, values: &[Option<Value>]) -> bool {
+        let mut vs = Vec::new();
+        e.vars(&mut vs);
+        vs.iter().all(|v| values[*v].is_some())
+    }
+
+    fn atom_ready(a: &Atom, values: &[Option<Value>]) -> bool {
+        a.args.iter().all(|x| match x {
+            Arg::Var(v) => values[*v].is_some(),
+            _ => true,
+        })
+    }
+
+    /// Returns false when enough matches were found.
+    fn search(
+        &self,
+        lits: &[&Literal],
+        st: &mut Match,
+        out: &mut Vec<Match>,
+        limit: usize,
+    ) -> bool {
+        if out.len() >= limit {
+            return false;
+        }
+        if lits.is_empty() {
+            out.push(st.clone());
+            return out.len() < limit;
+        }
+        // Filters first, as soon as they can be decided.
+        for (i, lit) in lits.iter().enumerate() {
+            let rest = || {
+                let mut r: Vec<&Literal> = lits.to_vec();
+                r.remove(i);
+                r
+            };
+            match lit {
+                Literal::Cmp(a, op, b, _) => {
+                    match (Self::eval(a, &st.values), Self::eval(b, &st.values)) {
+                        (Some(x), Some(y)) => {
+                            return if op.holds(x, y) {
+                                self.search(&rest(), st, out, limit)
+                            } else {
+                                true
+                            };
+                        }
+                        (None, Some(y)) | (Some(y), None) if *op == crate::lang::ast::CmpOp::Eq => {
+                            let var = match (a, b) {
+                                (Expr::Var(v), _) if st.values[*v].is_none() => Some(*v),
+                                (_, Expr::Var(v)) if st.values[*v].is_none() => Some(*v),
+                                _ => None,
+                            };
+                            if let Some(v) = var {
+                                st.values[v] = Some(y);
+                                let go = self.search(&rest(), st, out, limit);
+                                st.values[v] = None;
+                                return go;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                Literal::Neg(a) if Self::atom_ready(a, &st.values) => {
+                    if self.exists(a, &st.values) {
+                        return true;
+                    }
+                    return self.search(&rest(), st, out, limit);
+                }
+                Literal::Count(agg)
+                    if Self::ready(&agg.bound, &st.values)
+                        && agg.group.iter().all(|g| st.values[*g].is_some()) =>
+                {
+                    let (count, facts) = self.count(agg, &st.values);
+                    let bound = Self::eval(&agg.bound, &st.values).unwrap_or(Value::MAX);
+                    if !agg.op.holds(count as i64, bound as i64) {
+                        return true;
+                    }
+                    st.counted.push(facts);
+                    let go = self.search(&rest(), st, out, limit);
+                    st.counted.pop();
+                    return go;
+                }
+                _ => {}
+            }
+        }
+        // Then the positive atom with the most bound arguments.
+        let next = lits
+            .iter()
+            .enumerate()
+            .filter_map(|(i, l)| match l {
+                Literal::Atom(a) => Some((i, a)),
+                _ => None,
+            })
+            .max_by_key(|(_, a)| {
+                a.args
+                    .iter()
+                    .filter(|x| match x {
+                        Arg::Var(v) => st.values[*v].is_some(),
+                        Arg::Const(_) => true,
+                        Arg::Wild => false,
+                    })
+                    .count()
+            });
+        let Some((i, atom)) = next else {
+            // Only undecidable filters are left: no match.
+            return true;
+        };
+        let mut rest: Vec<&Literal> = lits.to_vec();
+        rest.remove(i);
+        let rel = self.facts(atom.rel);
+        let first_bound = match atom.args.first() {
+            Some(Arg::Var(v)) => st.values[*v],
+            Some(Arg::Const(c)) => Some(*c),
+            _ => None,
+        };
+        let candidates: Box<dyn Iterator<Item = &Fact>> = match first_bound {
+            Some(v) => Box::new(rel.with_first(v)),
+            None => Box::new(rel.facts.iter()),
+        };
+        for fact in candidates {
+            if !self.visible(fact) {
+                continue;
+            }
+            let mut bound_now = Vec::new();
+            let ok = atom
+                .args
+                .iter()
+                .zip(&fact.values)
+                .all(|(arg, v)| Self::unify(arg, *v, &mut st.values, &mut bound_now));
+            if ok {
+                st.used.push((atom.rel, fact.values.clone()));
+                let go = self.search(&rest, st, out, limit);
+                st.used.pop();
+                if !go {
+                    for v in bound_now {
+                        st.values[v] = None;
+                    }
+                    return false;
+                }
+            }
+            for v in bound_now {
+                st.values[v] = None;
+            }
+        }
+        true
+    }
+
+    fn exists(&self, a: &Atom, values: &[Option<Value>]) -> bool {
+        let want: Vec<Option<Value>> = a
+            .args
+            .iter()
+            .map(|x| match x {
+                Arg::Var(v) => values[*v],
+                Arg::Const(c) => Some(*c),
+                Arg::Wild => None,
+            })
+            .collect();
+        self.facts(a.rel).facts.iter().any(|f| {
+            self.visible(f)
+                && f.values
+                    .iter()
+                    .zip(&want)
+                    .all(|(v, w)| w.is_none_or(|w| w == *v))
+        })
+    }
+
+    /// The number of distinct bindings of a count's own variables, and the
+    /// facts of one derivation of each.
+    fn count(&self, agg: &Aggregate, values: &[Option<Value>]) -> (usize, Vec<FactRef>) {
+        let inner = self.matches(&agg.body, values.to_vec(), usize::MAX);
+        let mut seen = FxHashSet::default();
+        let mut facts = Vec::new();
+        for m in inner {
+            let key: Vec<Option<Value>> = agg.local.iter().map(|&v| m.values[v]).collect();
+            if seen.insert(key) {
+                facts.extend(m.used);
+            }
+        }
+        (seen.len(), facts)
+    }
+}

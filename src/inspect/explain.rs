@@ -1,0 +1,265 @@
+//! Derivation trees: why a fact holds, down to givens and guesses, each
+//! step named by its rule and worded by the rule's comment.
+
+use super::db::FactDb;
+use super::eval::Evaluator;
+use crate::lang::program::{Builtin, Expr, RelId, Value};
+use rustc_hash::FxHashSet;
+use serde_json::{Value as Json, json};
+
+/// What a node of the tree is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// A clue of the puzzle (or a fact derived from clues and geometry only).
+    Given,
+    /// A guess of the branching layer, at this depth.
+    Guess(usize),
+    /// Derived by a rule.
+    Derived {
+        /// `file:line`.
+        rule: String,
+        /// The rule's comment with the variables filled in.
+        words: String,
+        /// The fixpoint step.
+        step: u32,
+        /// The guesses in force when it was derived (`r3c5=7`).
+        branch: Vec<String>,
+    },
+    /// Explained earlier in the tree.
+    Seen,
+    /// Not expanded: the depth cap was reached.
+    Cut,
+    /// Geometry or another static fact.
+    Static,
+    /// Not a fact of the solve.
+    Unknown,
+}
+
+/// A node of a derivation tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The fact, as people read it.
+    pub fact: String,
+    /// What it is.
+    pub kind: NodeKind,
+    /// The facts it was derived from (those that can change; geometry is
+    /// left out).
+    pub children: Vec<Node>,
+}
+
+/// Builds the derivation tree of a fact, expanding at most `max_depth`
+/// levels (each fact is expanded once; later mentions say so).
+pub fn explain(db: &FactDb, rel: RelId, values: &[Value], max_depth: usize) -> Node {
+    let mut seen = FxHashSet::default();
+    node(db, rel, values, 0, max_depth, &mut seen)
+}
+
+fn node(
+    db: &FactDb,
+    rel: RelId,
+    values: &[Value],
+    depth: usize,
+    max_depth: usize,
+    seen: &mut FxHashSet<(RelId, Vec<Value>)>,
+) -> Node {
+    let fact_text = db.show_fact(rel, values);
+    let leaf = |kind| Node {
+        fact: fact_text.clone(),
+        kind,
+        children: Vec::new(),
+    };
+    let Some(fact) = db.relations.get(rel).and_then(|r| r.find(values)) else {
+        return leaf(NodeKind::Unknown);
+    };
+    let Some(origin) = fact.origin else {
+        return leaf(if rel == db.program.builtin(Builtin::Given) {
+            NodeKind::Given
+        } else {
+            NodeKind::Static
+        });
+    };
+    if fact.is_guess() {
+        return leaf(NodeKind::Guess(db.branch_depth(origin.step)));
+    }
+    let first_time = seen.insert((rel, values.to_vec()));
+    let Some(rule) = db.program.rules.get(origin.rule as usize) else {
+        return leaf(NodeKind::Unknown);
+    };
+    // Bind the head's variables to the fact and find the body's facts
+    // among those known before the step.
+    let mut start = vec![None; rule.var_names.len()];
+    for (e, v) in rule.head.iter().zip(values) {
+        if let Expr::Var(x) = e {
+            start[*x] = Some(*v);
+        }
+    }
+    let found = Evaluator::new(db, origin.step)
+        .matches(&rule.body, start, 1)
+        .into_iter()
+        .next();
+    let Some(m) = found else {
+        return leaf(NodeKind::Unknown);
+    };
+    let words = fill_in(db, &rule.doc, &rule.var_names, &rule.var_types, &m.values);
+    let mut used: Vec<(RelId, Vec<Value>)> = m.used.clone();
+    for counted in &m.counted {
+        used.extend(counted.iter().cloned());
+    }
+    let from_given = used
+        .iter()
+        .any(|(r, _)| *r == db.program.builtin(Builtin::Given));
+    let dynamic: Vec<&(RelId, Vec<Value>)> =
+        used.iter().filter(|(r, _)| db.is_dynamic(*r)).collect();
+    if dynamic.is_empty() && from_given {
+        return leaf(NodeKind::Given);
+    }
+    if !first_time {
+        return leaf(NodeKind::Seen);
+    }
+    let children = if depth >= max_depth {
+        if dynamic.is_empty() {
+            Vec::new()
+        } else {
+            vec![Node {
+                fact: format!("{} more facts", dynamic.len()),
+                kind: NodeKind::Cut,
+                children: Vec::new(),
+            }]
+        }
+    } else {
+        dynamic
+            .iter()
+            .map(|(r, v)| node(db, *r, v, depth + 1, max_depth, seen))
+            .collect()
+    };
+    Node {
+        fact: fact_text,
+        kind: NodeKind::Derived {
+            rule: rule.name.clone(),
+            words,
+            step: origin.step,
+            branch: branch_path(db, origin.step),
+        },
+        children,
+    }
+}
+
+/// The guesses in force at a step, as `r3c5=7`.
+fn branch_path(db: &FactDb, step: u32) -> Vec<String> {
+    let g = db.geometry;
+    db.guesses
+        .iter()
+        .take(db.branch_depth(step))
+        .map(|(cell, d)| format!("{}={}", g.cell_name(*cell), g.digit_symbol(*d)))
+        .collect()
+}
+
+/// A rule's comment with its variables (whole words) replaced by their
+/// values: "every other digit is eliminated from r5c3".
+fn fill_in(
+    db: &FactDb,
+    doc: &str,
+    names: &[String],
+    types: &[crate::lang::ast::Type],
+    values: &[Option<Value>],
+) -> String {
+    let mut out = String::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        let replaced = names
+            .iter()
+            .position(|n| n == word && !n.starts_with('_'))
+            .and_then(|i| {
+                values
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map(|v| db.show(types[i], v))
+            });
+        out.push_str(replaced.as_deref().unwrap_or(word));
+        word.clear();
+    };
+    for ch in doc.chars() {
+        if ch.is_alphanumeric() || ch == '_' {
+            word.push(ch);
+        } else {
+            flush(&mut word, &mut out);
+            out.push(ch);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// The tree as indented text, one fact per line.
+pub fn render(node: &Node) -> String {
+    let mut out = String::new();
+    render_into(node, 0, &mut out);
+    out
+}
+
+fn render_into(node: &Node, indent: usize, out: &mut String) {
+    let pad = "  ".repeat(indent);
+    let what = match &node.kind {
+        NodeKind::Given => "a given".to_string(),
+        NodeKind::Guess(d) => format!("a guess (depth {d})"),
+        NodeKind::Derived {
+            rule,
+            words,
+            step,
+            branch,
+        } => {
+            let path = if branch.is_empty() {
+                String::new()
+            } else {
+                format!(", after guessing {}", branch.join(" then "))
+            };
+            let words = if words.is_empty() {
+                "(no comment)"
+            } else {
+                words
+            };
+            format!("{words} [{rule}, step {step}{path}]")
+        }
+        NodeKind::Seen => "(explained above)".to_string(),
+        NodeKind::Cut => "(not expanded: --depth)".to_string(),
+        NodeKind::Static => "(geometry)".to_string(),
+        NodeKind::Unknown => "(not derived in this solve)".to_string(),
+    };
+    out.push_str(&format!("{pad}{} — {what}\n", node.fact));
+    for c in &node.children {
+        render_into(c, indent + 1, out);
+    }
+}
+
+/// The tree as JSON.
+pub fn to_json(node: &Node) -> Json {
+    let mut o = json!({ "fact": node.fact });
+    match &node.kind {
+        NodeKind::Given => o["kind"] = "given".into(),
+        NodeKind::Guess(d) => {
+            o["kind"] = "guess".into();
+            o["depth"] = (*d).into();
+        }
+        NodeKind::Derived {
+            rule,
+            words,
+            step,
+            branch,
+        } => {
+            o["kind"] = "derived".into();
+            o["rule"] = rule.clone().into();
+            o["words"] = words.clone().into();
+            o["step"] = (*step).into();
+            o["branch"] = branch.clone().into();
+        }
+        NodeKind::Seen => o["kind"] = "seen".into(),
+        NodeKind::Cut => o["kind"] = "cut".into(),
+        NodeKind::Static => o["kind"] = "static".into(),
+        NodeKind::Unknown => o["kind"] = "unknown".into(),
+    }
+    if !node.children.is_empty() {
+        o["children"] = node.children.iter().map(to_json).collect();
+    }
+    o
+}

@@ -1,0 +1,8 @@
+//! Looking into what the rules derived: fact snapshots, queries,
+//! explanations, step logs and exports.
+
+pub mod db;
+pub mod eval;
+pub mod explain;
+pub mod export;
+pub mod sqlite;
