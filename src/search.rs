@@ -29,6 +29,8 @@ pub struct SearchOptions {
     pub max_branches: Option<u64>,
     /// Stop after this much time.
     pub timeout: Option<Duration>,
+    /// Keep a step log of every branch.
+    pub trace: bool,
 }
 
 impl Default for SearchOptions {
@@ -37,6 +39,7 @@ impl Default for SearchOptions {
             mode: Mode::First,
             max_branches: None,
             timeout: None,
+            trace: false,
         }
     }
 }
@@ -104,6 +107,8 @@ pub struct SearchResult {
     pub invalid: Option<String>,
     /// Counters.
     pub stats: SearchStats,
+    /// The step log (`trace` on).
+    pub log: Vec<String>,
 }
 
 /// A stalled branch waiting for its children to be explored.
@@ -138,13 +143,18 @@ pub fn search_keeping<'e>(
         root_contradictions: Vec::new(),
         invalid: None,
         stats: SearchStats::default(),
+        log: Vec::new(),
     };
     let mut stack: Vec<Pending> = Vec::new();
     let mut current = Some(engine.start(puzzle.geometry, &puzzle.cells));
     loop {
         if let Some(mut solve) = current.take() {
+            let since = solve.steps();
             let status = solve.run();
             account(&mut result.stats, &solve);
+            if options.trace {
+                log_branch(&mut result.log, &solve, since, &status, puzzle);
+            }
             match status {
                 Status::Solved => {
                     let grid = solve.grid();
@@ -261,12 +271,58 @@ pub fn search_keeping<'e>(
         } else {
             top.solve.fork()
         };
+        if options.trace {
+            let g = puzzle.geometry;
+            let from: Vec<String> = guess
+                .options
+                .iter()
+                .map(|&d| g.digit_symbol(d).to_string())
+                .collect();
+            result.log.push(format!(
+                "guess {} = {} at depth {} (chosen from {})",
+                g.cell_name(guess.cell),
+                g.digit_symbol(guess.digit),
+                child.branch.len() + 1,
+                from.join(" ")
+            ));
+        }
         child.guess(guess);
         result.stats.branches += 1;
         result.stats.max_depth = result.stats.max_depth.max(child.branch.len());
         current = Some(child);
     }
     (result, kept)
+}
+
+/// Adds a branch's steps and how it ended to the step log.
+fn log_branch(log: &mut Vec<String>, solve: &Solve, since: u32, status: &Status, puzzle: &Puzzle) {
+    log.extend(crate::inspect::trace::branch_lines(solve, since));
+    let g = puzzle.geometry;
+    let end = match status {
+        Status::Solved => format!("solved at step {}", solve.steps()),
+        Status::Stalled => {
+            let open = solve.grid().iter().filter(|&&d| d == 0).count();
+            format!("stalled at step {} with {open} cells open", solve.steps())
+        }
+        Status::Contradiction => {
+            let why = solve
+                .contradictions()
+                .first()
+                .map(|(r, c)| match c {
+                    Some(c) => format!("{r} at {}", g.cell_name(*c)),
+                    None => r.clone(),
+                })
+                .unwrap_or_default();
+            if solve.branch.is_empty() {
+                format!("contradiction at step {}: {why}", solve.steps())
+            } else {
+                format!("contradiction at step {}: {why}; backtrack", solve.steps())
+            }
+        }
+        Status::Conflict => "two digits placed in one cell".to_string(),
+        Status::FactLimit => "stopped: too many facts".to_string(),
+    };
+    log.push(end);
 }
 
 fn account(stats: &mut SearchStats, solve: &Solve) {

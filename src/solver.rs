@@ -86,6 +86,8 @@ pub struct Outcome {
     pub path: Vec<Guess>,
     /// Counters.
     pub stats: Stats,
+    /// The step log (`--trace`).
+    pub log: Vec<String>,
 }
 
 /// Solves a puzzle as `options` ask.
@@ -123,6 +125,7 @@ pub fn solve(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Outco
         solutions: r.solutions,
         complete: r.stop == Stop::Complete,
         path: r.first.map(|f| f.path).unwrap_or_default(),
+        log: r.log,
         stats: Stats {
             steps: r.stats.steps,
             derived: r.stats.derived,

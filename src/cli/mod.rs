@@ -106,10 +106,15 @@ pub struct SolveArgs {
     /// Stop a puzzle's search after SECS seconds (fractions allowed).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
-    /// Show the guesses that led to each solution (grid format; on stderr
-    /// for the line format).
+    /// Log every step: which rule placed or eliminated what, each guess and
+    /// backtrack, and the path to the solution (grid and JSON formats; on
+    /// stderr for the line format).
     #[arg(long)]
     pub trace: bool,
+    /// Do not record where each fact came from (faster; `--trace` then
+    /// shows only guesses). Provenance is on by default.
+    #[arg(long)]
+    pub no_provenance: bool,
     /// Solve on N threads (default: every core). Output stays in input order.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
@@ -225,13 +230,14 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
             return Ok(EXIT_INVALID);
         }
     };
-    let engine = match Engine::new(program) {
+    let mut engine = match Engine::new(program) {
         Ok(e) => e,
         Err(d) => {
             eprint!("{d}");
             return Ok(EXIT_INVALID);
         }
     };
+    engine.provenance = !args.no_provenance;
     let options = SearchOptions {
         mode: match (args.logic_only, args.count) {
             (true, _) => Mode::LogicOnly,
@@ -240,6 +246,7 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
         },
         max_branches: args.max_branches,
         timeout: args.timeout,
+        trace: args.trace,
     };
     let show = Show {
         counting: args.count.is_some(),

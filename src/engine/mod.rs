@@ -488,6 +488,11 @@ impl Solve<'_> {
         }
     }
 
+    /// Facts first derived by this branch after `step` (in step order).
+    pub fn facts_since(&self, step: u32) -> Vec<(RelId, Tuple, FactOrigin)> {
+        self.store.facts_since(step)
+    }
+
     /// The engine this state belongs to.
     pub fn engine(&self) -> &Engine {
         self.engine

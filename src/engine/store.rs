@@ -194,6 +194,23 @@ impl Store {
         self.vars[var].insert(tuples.into());
     }
 
+    /// Facts of program relations first derived after `step`, with their
+    /// origin, in step order.
+    pub fn facts_since(&self, step: u32) -> Vec<(RelId, Tuple, FactOrigin)> {
+        let mut out: Vec<(RelId, Tuple, FactOrigin)> = self
+            .provenance
+            .iter()
+            .flatten()
+            .flat_map(|(rel, m)| {
+                m.iter()
+                    .filter(|(_, o)| o.step > step)
+                    .map(|(t, o)| (*rel, *t, *o))
+            })
+            .collect();
+        out.sort_unstable_by_key(|(rel, t, o)| (o.step, o.rule, *rel, *t));
+        out
+    }
+
     /// Every tuple of a variable, sorted.
     pub fn tuples(&self, var: usize) -> Vec<Tuple> {
         let v = &self.vars[var];

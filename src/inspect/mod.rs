@@ -6,3 +6,4 @@ pub mod eval;
 pub mod explain;
 pub mod export;
 pub mod sqlite;
+pub mod trace;

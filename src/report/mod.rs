@@ -114,10 +114,15 @@ pub fn line(outcome: &Outcome, puzzle: &Puzzle, show: &Show) -> String {
     }
 }
 
-/// The guesses on the solution's branch, one `#` line each.
+/// The step log and the guesses on the solution's branch, one `#` line each.
 pub fn trace_lines(outcome: &Outcome, puzzle: &Puzzle) -> String {
     let g = &puzzle.geometry;
     let mut out = String::new();
+    for l in &outcome.log {
+        out.push_str("# ");
+        out.push_str(l);
+        out.push('\n');
+    }
     for (depth, guess) in outcome.path.iter().enumerate() {
         let from: Vec<String> = guess
             .options
@@ -271,6 +276,9 @@ pub fn json(index: usize, outcome: &Outcome, puzzle: &Puzzle, program: &Program)
     }
     if !puzzle.label.is_empty() {
         obj["label"] = Json::String(puzzle.label.clone());
+    }
+    if !outcome.log.is_empty() {
+        obj["trace"] = outcome.log.clone().into();
     }
     obj
 }

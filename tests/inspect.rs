@@ -1,0 +1,326 @@
+//! Inspecting derived facts: facts, query, explain, trace, SQLite export.
+//! Expected answers are computed here from the givens, independently.
+
+use assert_cmd::Command;
+use std::collections::BTreeSet;
+
+const ESSAY_1: &str =
+    "14..536......7.....56...7..8.9.61.2.7..9..........8.1.....9.....63.1.45..71.3..6.";
+const ESSAY_3: &str =
+    ".3....4.5...........7....1....79.5....6.5.8..2...4..73...92...7.4.3..9.....1.6...";
+
+fn sudolog(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let out = Command::cargo_bin("sudolog")
+        .expect("binary")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .write_stdin(stdin.to_string())
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("utf-8"),
+        String::from_utf8(out.stderr).expect("utf-8"),
+    )
+}
+
+fn json_lines(s: &str) -> Vec<serde_json::Value> {
+    s.lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect()
+}
+
+fn name(cell: usize) -> String {
+    format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
+}
+
+/// Pencil marks from the givens alone: a given cell keeps its digit, an
+/// empty cell every digit no given of its row, column or box holds.
+fn pencil_marks(puzzle: &str) -> BTreeSet<(String, u8)> {
+    let g: Vec<u8> = puzzle
+        .bytes()
+        .map(|b| if b == b'.' { 0 } else { b - b'0' })
+        .collect();
+    let sees = |a: usize, b: usize| {
+        a != b && (a / 9 == b / 9 || a % 9 == b % 9 || (a / 27 == b / 27 && a % 9 / 3 == b % 9 / 3))
+    };
+    let mut out = BTreeSet::new();
+    for c in 0..81 {
+        for d in 1..=9u8 {
+            let ok = if g[c] != 0 {
+                g[c] == d
+            } else {
+                (0..81).all(|o| !(sees(c, o) && g[o] == d))
+            };
+            if ok {
+                out.insert((name(c), d));
+            }
+        }
+    }
+    out
+}
+
+/// The step just before the first placement by a rule other than "givens
+/// are placed": when the givens' eliminations are complete.
+fn step_before_first_technique() -> u32 {
+    let (_, out, _) = sudolog(
+        &["facts", "-", "--relation", "placed", "--format", "json"],
+        ESSAY_1,
+    );
+    let first = json_lines(&out)
+        .iter()
+        .filter(|f| f["rule"] != "rules/grid.dl:14")
+        .map(|f| {
+            f["step"]
+                .as_str()
+                .expect("step")
+                .parse::<u32>()
+                .expect("number")
+        })
+        .min()
+        .expect("some technique placed a digit");
+    first - 1
+}
+
+#[test]
+fn candidates_at_the_step_before_any_technique_are_the_givens_pencil_marks() {
+    let at = step_before_first_technique().to_string();
+    let (code, out, _) = sudolog(
+        &[
+            "facts",
+            "-",
+            "--relation",
+            "candidate",
+            "--at",
+            &at,
+            "--format",
+            "tsv",
+        ],
+        ESSAY_1,
+    );
+    assert_eq!(code, 0);
+    let got: BTreeSet<(String, u8)> = out
+        .lines()
+        .map(|l| {
+            let (c, d) = l.split_once('\t').expect("two columns");
+            (c.to_string(), d.parse().expect("digit"))
+        })
+        .collect();
+    assert_eq!(got, pencil_marks(ESSAY_1));
+}
+
+#[test]
+fn a_query_answers_like_an_independent_computation() {
+    let at = step_before_first_technique().to_string();
+    let (code, out, _) = sudolog(
+        &[
+            "query",
+            "-",
+            "candidate(C, 5), in_unit(C, U), unit_kind(U, \"box\")",
+            "--at",
+            &at,
+            "--format",
+            "tsv",
+        ],
+        ESSAY_1,
+    );
+    assert_eq!(code, 0);
+    let got: BTreeSet<String> = out.lines().map(String::from).collect();
+    let want: BTreeSet<String> = pencil_marks(ESSAY_1)
+        .into_iter()
+        .filter(|(_, d)| *d == 5)
+        .map(|(c, _)| {
+            let (r, k) = c[1..].split_once('c').expect("r?c?");
+            let (r, k): (usize, usize) = (r.parse().expect("row"), k.parse().expect("col"));
+            format!("{c}\tbox{}", (r - 1) / 3 * 3 + (k - 1) / 3 + 1)
+        })
+        .collect();
+    assert_eq!(got, want);
+    // The table format has the variables as columns.
+    let (_, table, _) = sudolog(&["query", "-", "placed(C, 5), box(C, B)"], ESSAY_1);
+    assert!(table.starts_with("C "), "{table}");
+    assert!(table.contains("B"));
+}
+
+#[test]
+fn a_bad_query_is_reported_with_its_location() {
+    let (code, _, err) = sudolog(&["query", "-", "candidat(C, 5)"], ESSAY_1);
+    assert_eq!(code, 2);
+    assert!(err.contains("undeclared relation `candidat`"), "{err}");
+    assert!(err.contains("query:1:1"), "{err}");
+}
+
+fn leaves(node: &serde_json::Value, out: &mut Vec<String>) {
+    match node["children"].as_array() {
+        Some(children) => {
+            for c in children {
+                leaves(c, out);
+            }
+        }
+        None => out.push(node["kind"].as_str().expect("kind").to_string()),
+    }
+}
+
+#[test]
+fn explaining_every_non_given_cell_reaches_only_givens() {
+    let mut checked = 0;
+    for (cell, ch) in ESSAY_1.chars().enumerate() {
+        if ch != '.' {
+            continue;
+        }
+        let (code, out, err) = sudolog(&["explain", "-", &name(cell), "--format", "json"], ESSAY_1);
+        assert_eq!(code, 0, "{err}");
+        let tree: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON tree");
+        assert_eq!(tree["kind"], "derived", "{}", name(cell));
+        let mut kinds = Vec::new();
+        leaves(&tree, &mut kinds);
+        // A leaf is a given, or a fact already explained higher up.
+        assert!(
+            kinds.iter().all(|k| k == "given" || k == "seen"),
+            "{}: {kinds:?}",
+            name(cell)
+        );
+        assert!(kinds.iter().any(|k| k == "given"));
+        checked += 1;
+    }
+    assert_eq!(checked, ESSAY_1.matches('.').count());
+}
+
+#[test]
+fn an_explanation_in_full() {
+    // r1c3 loses 1 because r1c1 holds the given 1 and sees it.
+    let (code, out, _) = sudolog(&["explain", "-", "eliminated(r1c3, 1)"], ESSAY_1);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "eliminated(r1c3, 1) — A placed digit rules itself out of every cell that sees its cell. [rules/grid.dl:20, step 2]\n  placed(r1c1, 1) — a given\n"
+    );
+    // A placement one level deep: the rule's words name the cell and digit.
+    let (_, tree, _) = sudolog(&["explain", "-", "r1c3", "--depth", "1"], ESSAY_1);
+    let first = tree.lines().next().expect("a line");
+    assert!(first.starts_with("placed(r1c3, 7) — "), "{first}");
+    assert!(
+        first.contains("7") && first.contains("r1c3") && first.contains("[rules/singles.dl:"),
+        "{first}"
+    );
+    // Every child is an eliminated fact of the rule's body.
+    assert!(
+        tree.lines()
+            .skip(1)
+            .filter(|l| l.starts_with("  ") && !l.starts_with("    "))
+            .all(|l| l.trim_start().starts_with("eliminated("))
+    );
+}
+
+#[test]
+fn explanations_and_traces_after_guesses_show_the_branch_path() {
+    let (code, trace, _) = sudolog(&["solve", "--trace", "-"], ESSAY_3);
+    assert_eq!(code, 0);
+    assert!(trace.contains("# guess r1c5 = "), "{trace}");
+    assert!(
+        trace.contains("; backtrack"),
+        "the third puzzle backtracks at least once"
+    );
+    assert!(trace.contains("# step 1: grid [rules/grid.dl:14]: placed 3 in r1c2"));
+    // A cell filled after the guesses is explained with the path.
+    let (_, facts, _) = sudolog(
+        &["facts", "-", "--relation", "placed", "--format", "json"],
+        ESSAY_3,
+    );
+    let rows = json_lines(&facts);
+    let guessed: Vec<&serde_json::Value> = rows.iter().filter(|f| f["rule"] == "a guess").collect();
+    assert!(!guessed.is_empty());
+    let late = rows
+        .iter()
+        .filter(|f| f["rule"] != "a guess" && f["branch"] != "0")
+        .max_by_key(|f| f["step"].as_str().and_then(|s| s.parse::<u32>().ok()))
+        .expect("a fact derived after a guess");
+    let cell = late["c"].as_str().expect("cell");
+    let (_, why, _) = sudolog(&["explain", "-", cell], ESSAY_3);
+    assert!(
+        why.lines()
+            .next()
+            .expect("line")
+            .contains("after guessing r1c5="),
+        "{why}"
+    );
+    assert!(why.contains("a guess (depth"), "{why}");
+}
+
+#[test]
+fn facts_filter_by_relation_rule_and_step() {
+    let (code, out, _) = sudolog(
+        &[
+            "facts",
+            "-",
+            "--relation",
+            "placed",
+            "--rule",
+            "singles",
+            "--format",
+            "csv",
+        ],
+        ESSAY_1,
+    );
+    assert_eq!(code, 0);
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("c,d,rule,step,branch"));
+    let rows: Vec<&str> = lines.collect();
+    // 81 cells minus the givens were placed by the singles.
+    assert_eq!(rows.len(), ESSAY_1.matches('.').count());
+    assert!(rows.iter().all(|r| r.contains("rules/singles.dl:")));
+    // TSV has exactly the relation's columns, as a Soufflé .facts file.
+    let (_, tsv, _) = sudolog(
+        &["facts", "-", "--relation", "peer", "--format", "tsv"],
+        ESSAY_1,
+    );
+    assert_eq!(tsv.lines().count(), 81 * 20);
+    assert!(tsv.lines().all(|l| l.split('\t').count() == 2));
+    // Before any step only static facts and nothing placed.
+    let (_, early, _) = sudolog(
+        &[
+            "facts",
+            "-",
+            "--relation",
+            "placed",
+            "--at",
+            "0",
+            "--format",
+            "tsv",
+        ],
+        ESSAY_1,
+    );
+    assert_eq!(early, "");
+    // An unknown relation is a clear error.
+    let (code, _, err) = sudolog(&["facts", "-", "--relation", "nope"], ESSAY_1);
+    assert_eq!(code, 2);
+    assert!(err.contains("no relation `nope`"));
+}
+
+#[test]
+fn the_sqlite_export_answers_sql() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("facts.db");
+    let (code, _, err) = sudolog(
+        &["facts", "-", "--sqlite", db.to_str().expect("utf-8 path")],
+        ESSAY_1,
+    );
+    assert_eq!(code, 0, "{err}");
+    let conn = rusqlite::Connection::open(&db).expect("opens");
+    let placed: i64 = conn
+        .query_row("SELECT count(*) FROM placed", [], |r| r.get(0))
+        .expect("query");
+    assert_eq!(placed, 81);
+    let by_singles: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM placed p JOIN rules r ON p.rule = r.name WHERE r.technique = 'singles'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("query");
+    assert_eq!(by_singles as usize, ESSAY_1.matches('.').count());
+    let r1c3: String = conn
+        .query_row("SELECT d FROM placed WHERE c = 'r1c3'", [], |r| r.get(0))
+        .expect("query");
+    assert_eq!(r1c3, "7");
+}
