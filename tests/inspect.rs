@@ -69,7 +69,7 @@ fn step_before_first_technique() -> u32 {
     );
     let first = json_lines(&out)
         .iter()
-        .filter(|f| f["rule"] != "rules/grid.dl:14")
+        .filter(|f| f["rule"] != "rules/grid.dl:16")
         .map(|f| {
             f["step"]
                 .as_str()
@@ -193,7 +193,7 @@ fn an_explanation_in_full() {
     assert_eq!(code, 0);
     assert_eq!(
         out,
-        "eliminated(r1c3, 1) — A placed digit rules itself out of every cell that sees its cell. [rules/grid.dl:20, step 2]\n  placed(r1c1, 1) — a given\n"
+        "eliminated(r1c3, 1) — A placed digit rules itself out of every cell that sees its cell. [rules/grid.dl:22, step 2]\n  placed(r1c1, 1) — a given\n"
     );
     // A placement one level deep: the rule's words name the cell and digit.
     let (_, tree, _) = sudolog(&["explain", "-", "r1c3", "--depth", "1"], ESSAY_1);
@@ -221,7 +221,7 @@ fn explanations_and_traces_after_guesses_show_the_branch_path() {
         trace.contains("; backtrack"),
         "the third puzzle backtracks at least once"
     );
-    assert!(trace.contains("# step 1: grid [rules/grid.dl:14]: placed 3 in r1c2"));
+    assert!(trace.contains("# step 1: grid [rules/grid.dl:16]: placed 3 in r1c2"));
     // A cell filled after the guesses is explained with the path.
     let (_, facts, _) = sudolog(
         &["facts", "-", "--relation", "placed", "--format", "json"],

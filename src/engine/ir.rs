@@ -59,6 +59,8 @@ pub struct ERule {
     pub cmps: Vec<(Expr, CmpOp, Expr)>,
     /// Number of variables (ids are the program rule's).
     pub nvars: usize,
+    /// The tier of the program rule it comes from.
+    pub tier: u32,
 }
 
 /// A count, evaluated incrementally.
@@ -77,6 +79,9 @@ pub struct AggDef {
     /// the seed (its last column, numbered when the seed is complete), so
     /// that counters are a plain array indexed by it.
     pub row: Option<VarId>,
+    /// The count is bound to a variable (`V = count : {...}`): `reached`
+    /// gets the count as an extra last column.
+    pub value: bool,
     /// The comparison; `>=`/`>` are incremental, others wait for the
     /// counts to be complete (only over static relations).
     pub op: CmpOp,
@@ -152,7 +157,9 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
     for agg in counts {
         let mut key: Vec<VarId> = agg.group.clone();
         let mut bvars = Vec::new();
-        agg.bound.vars(&mut bvars);
+        if agg.value.is_none() {
+            agg.bound.vars(&mut bvars);
+        }
         for v in bvars {
             if !key.contains(&v) {
                 key.push(v);
@@ -184,6 +191,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             negs: negs.clone(),
             cmps: cmps.clone(),
             nvars,
+            tier: rule.tier,
         });
         let seed_args: Vec<Arg> = key.iter().chain(row.iter()).map(|&v| Arg::Var(v)).collect();
         let mut inner = ERule {
@@ -203,6 +211,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             negs: Vec::new(),
             cmps: Vec::new(),
             nvars: nvars + 1,
+            tier: rule.tier,
         };
         for lit in &agg.body {
             match lit {
@@ -217,7 +226,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
         let reached = out.rels.len();
         out.rels.push(ERel {
             name: format!("reached#{agg_id}"),
-            arity: key.len(),
+            arity: key.len() + usize::from(agg.value.is_some()),
             dynamic: outer_dynamic || deps.iter().any(|(r, _)| out.rels[*r].dynamic),
             per_puzzle: outer_per_puzzle || deps.iter().any(|(r, _)| out.rels[*r].per_puzzle),
             origin: RelOrigin::Reached(agg_id),
@@ -228,7 +237,11 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
         }
         main_atoms.push(Atom {
             rel: reached,
-            args: key.iter().map(|&v| Arg::Var(v)).collect(),
+            args: key
+                .iter()
+                .chain(agg.value.iter())
+                .map(|&v| Arg::Var(v))
+                .collect(),
             span: agg.span,
         });
         out.aggs.push(AggDef {
@@ -237,6 +250,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             key,
             local: agg.local.clone(),
             row,
+            value: agg.value.is_some(),
             op: agg.op,
             bound: agg.bound.clone(),
             reached,
@@ -257,6 +271,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
         negs,
         cmps,
         nvars,
+        tier: rule.tier,
     });
 }
 

@@ -368,6 +368,7 @@ impl Solve<'_> {
             step: self.store.step,
         };
         self.store.insert(self.engine.placed, rel, vec![t], origin);
+        self.store.reset_tiers();
         self.branch.push(guess);
     }
 

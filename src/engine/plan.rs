@@ -284,6 +284,8 @@ pub enum Op {
 pub struct PlanAgg {
     /// Number of key slots (a flat prefix of the body's output).
     pub key_len: usize,
+    /// Emit every group with its count in slot `key_len` (`V = count`).
+    pub value: bool,
     /// The counter value at which the group is reached (over key slots),
     /// for monotone counts; the bound for others.
     pub bound: CExpr,
@@ -325,6 +327,28 @@ pub struct Plan {
     pub ops: Vec<Op>,
     /// The counts evaluated here.
     pub aggs: Vec<PlanAgg>,
+    /// Copies of relations that rules of a gated tier read: fed only while
+    /// the tier is active (and refilled when it is switched on again).
+    pub copies: Vec<TierCopy>,
+    /// The tier of each program rule compiled here.
+    pub rule_tiers: FxHashMap<usize, u32>,
+    /// The highest tier of any rule here.
+    pub max_tier: u32,
+}
+
+/// Rules of tiers at or above this one run only when every easier tier is
+/// stalled.
+pub const FIRST_GATED_TIER: u32 = 2;
+
+/// A gated tier's copy of a relation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TierCopy {
+    /// The tier reading it.
+    pub tier: u32,
+    /// The relation's variable.
+    pub from: VarIdx,
+    /// The copy.
+    pub to: VarIdx,
 }
 
 /// A rule too wide for the fixed tuple: more live variables than slots.
@@ -348,6 +372,8 @@ pub fn compile(
         plan: Plan::default(),
         indexes,
         index_vars: FxHashMap::default(),
+        copy_vars: FxHashMap::default(),
+        tier: 0,
     };
     for &r in members {
         let v = b.new_var(&lowered.rels[r].name);
@@ -358,11 +384,17 @@ pub fn compile(
     }
     for agg in &lowered.aggs {
         if members.contains(&agg.reached) {
+            b.tier = agg.body.tier;
             b.compile_agg(agg)?;
         }
     }
     for rule in &lowered.rules {
         if members.contains(&rule.head) {
+            b.tier = rule.tier;
+            b.plan.max_tier = b.plan.max_tier.max(rule.tier);
+            if let Some(r) = rule.source_rule {
+                b.plan.rule_tiers.insert(r, rule.tier);
+            }
             let var = b.plan.rel_var[&rule.head];
             let out = Out {
                 var,
@@ -379,7 +411,10 @@ struct Builder<'a> {
     lowered: &'a Lowered,
     plan: Plan,
     indexes: &'a mut Indexes,
-    index_vars: FxHashMap<IndexSpec, VarIdx>,
+    index_vars: FxHashMap<(IndexSpec, u32), VarIdx>,
+    copy_vars: FxHashMap<(RelId, u32), VarIdx>,
+    /// The tier of the rule being compiled.
+    tier: u32,
 }
 
 /// Which variable sits in each slot of a tuple.
@@ -414,10 +449,14 @@ impl Builder<'_> {
             .enumerate()
             .map(|(i, &v)| (v, CExpr::Slot(i as u8)))
             .collect();
-        let mut bound = cexpr(&agg.bound, &env).ok_or_else(|| PlanError {
-            rule: None,
-            message: "a count's bound uses a variable outside its group".into(),
-        })?;
+        let mut bound = if agg.value {
+            CExpr::Const(0)
+        } else {
+            cexpr(&agg.bound, &env).ok_or_else(|| PlanError {
+                rule: None,
+                message: "a count's bound uses a variable outside its group".into(),
+            })?
+        };
         if agg.op == CmpOp::Gt {
             bound = CExpr::Add(Box::new(bound), Box::new(CExpr::Const(1)));
         }
@@ -435,6 +474,7 @@ impl Builder<'_> {
         };
         self.plan.aggs.push(PlanAgg {
             key_len: agg.key.len(),
+            value: agg.value,
             bound,
             op: agg.op,
             reached,
@@ -477,7 +517,7 @@ impl Builder<'_> {
             match remaining.iter().position(|a| self.in_plan(a.rel)) {
                 Some(i) => {
                     let atom = remaining.remove(i);
-                    let var = self.plan.rel_var[&atom.rel];
+                    let var = self.input_var(atom.rel);
                     let (layout, checks) = flat_atom_layout(atom);
                     let arity = atom.args.len();
                     (
@@ -860,12 +900,34 @@ impl Builder<'_> {
         (spec, layout)
     }
 
-    /// The variable holding a changing relation keyed for a join.
-    fn index_var(&mut self, spec: IndexSpec) -> VarIdx {
-        if let Some(&v) = self.index_vars.get(&spec) {
+    /// The variable a rule of the current tier reads a changing relation
+    /// from: the relation itself, or for a gated tier its copy.
+    fn input_var(&mut self, rel: RelId) -> VarIdx {
+        let base = self.plan.rel_var[&rel];
+        let program_rel = self.lowered.rels[rel].origin == super::ir::RelOrigin::Program;
+        if self.tier < FIRST_GATED_TIER || !program_rel {
+            return base;
+        }
+        if let Some(&v) = self.copy_vars.get(&(rel, self.tier)) {
             return v;
         }
-        let from = self.plan.rel_var[&spec.rel];
+        let name = format!("tier{}:{}", self.tier, self.lowered.rels[rel].name);
+        let v = self.new_var(&name);
+        self.plan.copies.push(TierCopy {
+            tier: self.tier,
+            from: base,
+            to: v,
+        });
+        self.copy_vars.insert((rel, self.tier), v);
+        v
+    }
+
+    /// The variable holding a changing relation keyed for a join.
+    fn index_var(&mut self, spec: IndexSpec) -> VarIdx {
+        if let Some(&v) = self.index_vars.get(&(spec.clone(), self.tier)) {
+            return v;
+        }
+        let from = self.input_var(spec.rel);
         let name = format!("index:{}", self.lowered.rels[spec.rel].name);
         let v = self.new_var(&name);
         let mut checks = Vec::new();
@@ -892,7 +954,7 @@ impl Builder<'_> {
             emit: Emit::new(slots),
             to: Out::to_var(v),
         });
-        self.index_vars.insert(spec, v);
+        self.index_vars.insert((spec, self.tier), v);
         v
     }
 }

@@ -4,7 +4,7 @@
 //! fixpoint; forking it copies the facts and counters so a branch continues
 //! where its parent stalled.
 
-use super::plan::{self, Check, IndexId, Op, Out, Plan, SeedSource};
+use super::plan::{self, Check, FIRST_GATED_TIER, IndexId, Op, Out, Plan, SeedSource};
 use super::tuple::{EMPTY, Frame, HALF, Half, Tuple};
 use crate::lang::ast::CmpOp;
 use crate::lang::program::{RelId, Value};
@@ -88,6 +88,10 @@ pub struct Store {
     pub firings: FxHashMap<u32, u32>,
     /// Tuples this store inserted into variables (for the fact limit).
     pub derived: u64,
+    /// The hardest tier switched on (tiers below [`FIRST_GATED_TIER`] always run).
+    pub active_tier: u32,
+    /// Set when a rule of a gated tier derived a new fact this round.
+    gated_fired: bool,
 }
 
 impl Store {
@@ -136,6 +140,8 @@ impl Store {
             provenance: provenance.then(FxHashMap::default),
             firings: FxHashMap::default(),
             derived: 0,
+            active_tier: FIRST_GATED_TIER - 1,
+            gated_fired: false,
         };
         // Groups of static seeds already satisfied with a count of zero.
         for (i, agg) in plan.aggs.iter().enumerate() {
@@ -180,7 +186,36 @@ impl Store {
             provenance: self.provenance.clone(),
             firings: FxHashMap::default(),
             derived: 0,
+            active_tier: self.active_tier,
+            gated_fired: false,
         }
+    }
+
+    /// Switches the gated tiers off: after new knowledge (a guess), the
+    /// easiest techniques run first again.
+    pub fn reset_tiers(&mut self) {
+        self.active_tier = FIRST_GATED_TIER - 1;
+    }
+
+    /// Switches on the next tier above the active one, if any, feeding its
+    /// copies everything they missed. Returns whether one was switched on.
+    fn next_tier(&mut self, plan: &Plan) -> bool {
+        let next = plan
+            .copies
+            .iter()
+            .map(|c| c.tier)
+            .filter(|&t| t > self.active_tier)
+            .min();
+        let Some(tier) = next else {
+            self.active_tier = self.active_tier.max(plan.max_tier);
+            return false;
+        };
+        self.active_tier = tier;
+        for c in plan.copies.iter().filter(|c| c.tier == tier) {
+            let all = self.tuples(c.from);
+            self.vars[c.to].insert(all.into());
+        }
+        true
     }
 
     /// Adds facts to a variable (a guess), recording their origin.
@@ -252,7 +287,7 @@ impl Store {
     ) -> RunEnd {
         loop {
             if !self.iteration.changed() {
-                if self.finalize_exact_counts(plan, statics) {
+                if self.finalize_exact_counts(plan, statics) || self.next_tier(plan) {
                     continue;
                 }
                 return RunEnd::Fixpoint;
@@ -264,8 +299,17 @@ impl Store {
             {
                 return RunEnd::Contradiction;
             }
+            for c in &plan.copies {
+                if c.tier <= self.active_tier {
+                    let recent = self.vars[c.from].recent.borrow().elements.clone();
+                    self.vars[c.to].insert(recent.into());
+                }
+            }
             for op in &plan.ops {
                 self.run_op(op, plan, statics);
+            }
+            if std::mem::take(&mut self.gated_fired) {
+                self.reset_tiers();
             }
             if self.derived > fact_limit {
                 return RunEnd::FactLimit;
@@ -289,17 +333,22 @@ impl Store {
             let out: Vec<Tuple> = seeds
                 .into_iter()
                 .enumerate()
-                .filter(|(row, t)| {
-                    let bound = threshold(&agg.bound, t);
+                .filter_map(|(row, t)| {
+                    let bound = threshold(&agg.bound, &t);
                     let count = match &self.counters[i] {
-                        Counters::Sparse(m) => {
-                            m.get(&key_prefix(t, agg.key_len)).map_or(0, |c| c.0 as i64)
-                        }
-                        Counters::Dense(left) => left.get(*row).map_or(0, |l| bound - l),
+                        Counters::Sparse(m) => m
+                            .get(&key_prefix(&t, agg.key_len))
+                            .map_or(0, |c| c.0 as i64),
+                        Counters::Dense(left) => left.get(row).map_or(0, |l| bound - l),
                     };
-                    agg.op.holds(count, bound)
+                    let mut key = key_prefix(&t, agg.key_len);
+                    if agg.value {
+                        super::tuple::set_slot(&mut key, agg.key_len, count as Value);
+                        Some(key)
+                    } else {
+                        agg.op.holds(count, bound).then_some(key)
+                    }
                 })
-                .map(|(_, t)| key_prefix(&t, agg.key_len))
                 .collect();
             if !out.is_empty() {
                 any = true;
@@ -341,6 +390,13 @@ impl Store {
             }
             if new > 0 {
                 *self.firings.entry(rule as u32).or_default() += new;
+                if plan
+                    .rule_tiers
+                    .get(&rule)
+                    .is_some_and(|&t| t >= FIRST_GATED_TIER)
+                {
+                    self.gated_fired = true;
+                }
             }
         }
         self.vars[to.var].insert(Relation { elements: tuples });

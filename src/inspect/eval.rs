@@ -167,6 +167,19 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                     return self.search(&rest(), st, out, limit);
                 }
                 Literal::Count(agg)
+                    if agg.value.is_some_and(|v| st.values[v].is_none())
+                        && agg.group.iter().all(|g| st.values[*g].is_some()) =>
+                {
+                    let (count, facts) = self.count(agg, &st.values);
+                    let v = agg.value.unwrap_or_default();
+                    st.values[v] = Some(count as Value);
+                    st.counted.push(facts);
+                    let go = self.search(&rest(), st, out, limit);
+                    st.counted.pop();
+                    st.values[v] = None;
+                    return go;
+                }
+                Literal::Count(agg)
                     if Self::ready(&agg.bound, &st.values)
                         && agg.group.iter().all(|g| st.values[*g].is_some()) =>
                 {

@@ -382,4 +382,6 @@ pub struct Module {
     pub decls: Vec<Decl>,
     /// Its rules and facts, in order.
     pub rules: Vec<Rule>,
+    /// Its `.tier N` directive: when its rules run.
+    pub tier: Option<(u32, Span)>,
 }

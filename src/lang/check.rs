@@ -7,7 +7,7 @@ use super::ast::{self, AggFunc, BinOp, CmpOp, SourceSet, Span, Type, TypeFamily}
 use super::diag::{Diagnostic, Diagnostics};
 use super::program::{
     Aggregate, Arg, Atom, Builtin, CANDIDATE_VIEW, CELL_STRIDE, Expr, Literal, Program, RelId,
-    Relation, Rule, Stratum, Value, VarId,
+    Relation, Rule, Stratum, Technique, Value, VarId,
 };
 use super::symbols::{MAX_SIDE, Symbols};
 use itertools::Itertools;
@@ -20,6 +20,10 @@ pub struct ParsedFile {
     /// The technique (the file's stem, such as `singles`).
     pub technique: String,
 }
+
+/// The tier of files without a `.tier` directive: always on, like the
+/// grid's meaning (a file that adds units, for example).
+pub const DEFAULT_TIER: u32 = 0;
 
 /// A checked ad-hoc query: a rule body over a program's relations (and
 /// the `candidate` view), with its named variables as output columns.
@@ -74,8 +78,13 @@ pub fn check_query(program: &Program, text: &str) -> Result<Query, Diagnostics> 
     };
     let mut scope = Scope::default();
     let body = checker.literals(&parsed, &mut scope, 0);
+    // Variables local to a count are not answers.
+    let mut outside = vec![false; scope.names.len()];
+    for lit in body.iter().flatten() {
+        mark_vars(lit, &mut outside, false);
+    }
     let outputs: Vec<VarId> = (0..scope.names.len())
-        .filter(|&v| !scope.names[v].starts_with('_'))
+        .filter(|&v| outside[v] && !scope.names[v].starts_with('_'))
         .collect();
     let result = body.map(|mut body| {
         checker.check_comparison_types(&mut scope, &body);
@@ -129,13 +138,28 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
         }
     }
     let mut rules = Vec::new();
+    let mut techniques: Vec<Technique> = Vec::new();
     for file in &files {
+        let tier = file.module.tier.map_or(DEFAULT_TIER, |t| t.0);
+        match techniques.iter_mut().find(|t| t.name == file.technique) {
+            Some(t) => t.tier = t.tier.max(tier),
+            None => techniques.push(Technique {
+                name: file.technique.clone(),
+                tier,
+                rules: 0,
+            }),
+        }
         for rule in &file.module.rules {
-            if let Some(r) = checker.rule(rule, &file.technique, rules.len()) {
+            if let Some(mut r) = checker.rule(rule, &file.technique, rules.len()) {
+                r.tier = tier;
                 rules.push(r);
             }
         }
     }
+    for t in &mut techniques {
+        t.rules = rules.iter().filter(|r| r.technique == t.name).count();
+    }
+    techniques.sort_by(|a, b| (a.tier, &a.name).cmp(&(b.tier, &b.name)));
     let strata = if checker.errors.is_empty() {
         checker.classify(&rules)
     } else {
@@ -154,6 +178,7 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
         strata,
         symbols,
         sources,
+        techniques,
     })
 }
 
@@ -542,6 +567,7 @@ impl Checker<'_> {
                                 bound,
                                 group: Vec::new(),
                                 local: Vec::new(),
+                                value: None,
                                 span: *span,
                             })),
                             _ => None,
@@ -610,6 +636,7 @@ impl Checker<'_> {
             doc: rule.doc.clone(),
             name: self.sources.location(rule.span),
             technique: technique.to_string(),
+            tier: DEFAULT_TIER,
             span: rule.span,
         })
     }
@@ -737,6 +764,20 @@ impl Checker<'_> {
     ) {
         let mut bound = vec![false; scope.names.len()];
         bind_positive(body, &mut bound);
+        // A count compared with `=` to a variable nothing else binds gives
+        // that variable its value.
+        let mut plain = vec![false; scope.names.len()];
+        bind(body, &mut plain, false);
+        for lit in body.iter_mut() {
+            if let Literal::Count(agg) = lit
+                && agg.op == CmpOp::Eq
+                && let Expr::Var(v) = agg.bound
+                && !plain[v]
+                && bound[v]
+            {
+                agg.value = Some(v);
+            }
+        }
         // Variables used outside every aggregate (to find each count's group).
         let mut outside = vec![false; scope.names.len()];
         for e in head {
@@ -811,7 +852,9 @@ impl Checker<'_> {
                         continue;
                     }
                     let mut vs = Vec::new();
-                    agg.bound.vars(&mut vs);
+                    if agg.value.is_none() {
+                        agg.bound.vars(&mut vs);
+                    }
                     for v in vs {
                         if !bound[v] {
                             let name = scope.names[v].clone();
@@ -1030,6 +1073,11 @@ fn collect_cmps<'a>(body: &'a [Literal], out: &mut Vec<(&'a Expr, CmpOp, &'a Exp
 /// Marks variables bound by positive atoms and `=` assignments of `body`
 /// (not entering aggregates: their variables are local to them).
 fn bind_positive(body: &[Literal], bound: &mut [bool]) {
+    bind(body, bound, true)
+}
+
+/// [`bind_positive`], optionally without `V = count : {...}` bindings.
+fn bind(body: &[Literal], bound: &mut [bool], with_counts: bool) {
     for lit in body {
         if let Literal::Atom(a) = lit {
             for arg in &a.args {
@@ -1042,6 +1090,17 @@ fn bind_positive(body: &[Literal], bound: &mut [bool]) {
     loop {
         let mut changed = false;
         for lit in body {
+            // `V = count : { ... }` binds V once the count's group is bound.
+            if let Literal::Count(agg) = lit
+                && with_counts
+                && agg.op == CmpOp::Eq
+                && let Expr::Var(v) = agg.bound
+                && !bound[v]
+                && count_is_value(agg, bound)
+            {
+                bound[v] = true;
+                changed = true;
+            }
             if let Literal::Cmp(a, CmpOp::Eq, b, _) = lit {
                 for (x, y) in [(a, b), (b, a)] {
                     if let Expr::Var(v) = x {
@@ -1059,6 +1118,22 @@ fn bind_positive(body: &[Literal], bound: &mut [bool]) {
             break;
         }
     }
+}
+
+/// Whether `V = count : { body }` can bind `V`: every variable the body
+/// shares with the rest of the rule (other than `V`) is bound.
+fn count_is_value(agg: &Aggregate, bound: &[bool]) -> bool {
+    let Expr::Var(value) = agg.bound else {
+        return false;
+    };
+    let mut inner = vec![false; bound.len()];
+    for l in &agg.body {
+        mark_vars(l, &mut inner, true);
+    }
+    // Variables the body binds itself are local; the others must be bound.
+    let mut own = vec![false; bound.len()];
+    bind_positive(&agg.body, &mut own);
+    (0..bound.len()).all(|v| v == value || !inner[v] || own[v] || bound[v])
 }
 
 /// Marks the variables a literal mentions (inside aggregates only when `inner`).

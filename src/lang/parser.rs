@@ -40,8 +40,8 @@ const TERM_HELP: &str = "a term is a variable, `_`, a number, a string, a cell s
      or a sum or difference of terms";
 const TYPES_HELP: &str = "the types are `cell`, `digit`, `unit`, `number` and `symbol`";
 const DIRECTIVE_HELP: &str = "sudolog reads puzzles and reports results itself, so rule files \
-     need no input or output directives; the only supported directive is \
-     `.decl name(column: type, ...)`";
+     need no input or output directives; the supported directives are \
+     `.decl name(column: type, ...)` and `.tier N`";
 const DECL_EXAMPLE: &str = "declarations look like `.decl peer(a: cell, b: cell)`";
 
 /// Parses one rule file. `file` is the FileId its spans carry.
@@ -62,6 +62,14 @@ pub fn parse_module(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>>
         match p.statement() {
             Ok(Stmt::Decl(decl)) => module.decls.push(decl),
             Ok(Stmt::Rule(rule)) => module.rules.push(rule),
+            Ok(Stmt::Tier(tier, span)) => match module.tier {
+                Some((_, first)) if first != span => diags.push(
+                    Diagnostic::new(span, "a second `.tier` in one file")
+                        .label("tier set again")
+                        .help("a file is one technique with one tier; keep one `.tier` line"),
+                ),
+                _ => module.tier = Some((tier, span)),
+            },
             Err(diag) => {
                 diags.push(*diag);
                 p.recover(start, directive);
@@ -112,6 +120,7 @@ type PResult<T> = Result<T, Box<Diagnostic>>;
 enum Stmt {
     Decl(Decl),
     Rule(Rule),
+    Tier(u32, Span),
 }
 
 /// Where a term stands, which decides how a misplaced `count` is explained.
@@ -438,6 +447,20 @@ impl<'a> Parser<'a> {
             _ => String::new(),
         };
         let name_span = self.bump();
+        if name == "tier" {
+            return match self.kind() {
+                TokenKind::Int(v) if *v <= 1000 => {
+                    let tier = *v as u32;
+                    let end = self.bump();
+                    Ok(Stmt::Tier(tier, dot.to(end)))
+                }
+                _ => Err(self.expected(
+                    "a tier number after `.tier`",
+                    "write `.tier 2`: 0 is the grid's meaning, 1 the singles, higher tiers \
+                     run only when every lower one is stalled",
+                )),
+            };
+        }
         if name != "decl" {
             return Err(Diagnostic::new(
                 dot.to(name_span),

@@ -260,6 +260,9 @@ pub struct Aggregate {
     pub group: Vec<VarId>,
     /// Variables local to the body: what is counted (distinct bindings).
     pub local: Vec<VarId>,
+    /// `V = count : { ... }` with `V` unbound: the count is bound to `V`
+    /// (only over static relations) instead of being compared.
+    pub value: Option<VarId>,
     /// Where it is written.
     pub span: Span,
 }
@@ -285,6 +288,9 @@ pub struct Rule {
     pub name: String,
     /// The technique it belongs to (its file's stem, e.g. `singles`).
     pub technique: String,
+    /// Its technique's tier: 0 always runs, 1 too (the easiest
+    /// technique); a higher tier runs only when every lower one is stalled.
+    pub tier: u32,
     /// Where it is written.
     pub span: Span,
 }
@@ -296,6 +302,17 @@ pub struct Stratum {
     pub relations: Vec<RelId>,
     /// Whether any of them depends on the givens.
     pub per_puzzle: bool,
+}
+
+/// A technique: the rules of one file, and when they run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Technique {
+    /// The file's stem (`singles`, `locked`).
+    pub name: String,
+    /// Its tier (`.tier N`).
+    pub tier: u32,
+    /// How many rules it has.
+    pub rules: usize,
 }
 
 /// A whole checked rule set.
@@ -311,6 +328,8 @@ pub struct Program {
     pub symbols: Symbols,
     /// The source texts (for reports).
     pub sources: SourceSet,
+    /// The techniques, easiest tier first.
+    pub techniques: Vec<Technique>,
 }
 
 impl Program {
