@@ -1,5 +1,6 @@
 //! The command line: argument definitions and the commands they run.
 
+mod grade;
 mod inspect;
 
 use crate::batch;
@@ -51,6 +52,9 @@ pub enum Command {
     /// Print the facts a solve derived (any relation, with provenance), or
     /// export them all to SQLite.
     Facts(inspect::FactsArgs),
+    /// Grade puzzles: the hardest technique each needs without guessing
+    /// (or that guessing is needed), and how often each technique fired.
+    Grade(grade::GradeArgs),
     /// Ask a conjunctive query over the facts a solve derived.
     Query(inspect::QueryArgs),
     /// Explain why a cell holds its digit, or why a fact holds, down to the
@@ -67,6 +71,13 @@ pub struct RuleArgs {
     /// Add a rule file to the rule set (repeatable).
     #[arg(long = "rules-add", value_name = "FILE")]
     pub rules_add: Vec<PathBuf>,
+    /// Use only these techniques (comma-separated file stems such as
+    /// `singles,locked`; tier-0 files such as grid.dl always stay).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub techniques: Option<Vec<String>>,
+    /// Use only techniques up to this tier.
+    #[arg(long, value_name = "N")]
+    pub max_tier: Option<u32>,
 }
 
 /// Output formats of `solve`.
@@ -164,6 +175,7 @@ pub fn main() -> i32 {
         Command::Solve(args) => solve_command(&args),
         Command::Check(args) => check(&args),
         Command::Facts(args) => inspect::facts(&args),
+        Command::Grade(args) => grade::grade(&args),
         Command::Query(args) => inspect::query(&args),
         Command::Explain(args) => inspect::explain_command(&args),
     };
@@ -178,6 +190,17 @@ pub fn main() -> i32 {
     }
 }
 
+/// Compiles a program, printing diagnostics on failure.
+pub fn compile(program: Program) -> Option<Engine> {
+    match Engine::new(program) {
+        Ok(e) => Some(e),
+        Err(d) => {
+            eprint!("{d}");
+            None
+        }
+    }
+}
+
 /// Loads the rule set the arguments name.
 pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
     let mut sources = match &args.rules {
@@ -187,7 +210,14 @@ pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
     for f in &args.rules_add {
         sources.add_file(f)?;
     }
-    sources.load()
+    let mut program = sources.load()?;
+    if let Some(names) = &args.techniques {
+        program.restrict_techniques(names).map_err(RulesError::Io)?;
+    }
+    if let Some(max) = args.max_tier {
+        program.restrict_tier(max);
+    }
+    Ok(program)
 }
 
 /// Prints a rule-loading error on stderr.

@@ -14,6 +14,7 @@ use std::path::Path;
 pub const STANDARD: &[(&str, &str)] = &[
     ("rules/grid.dl", include_str!("../../rules/grid.dl")),
     ("rules/singles.dl", include_str!("../../rules/singles.dl")),
+    ("rules/locked.dl", include_str!("../../rules/locked.dl")),
 ];
 
 /// Why a rule set could not be loaded.

@@ -338,6 +338,41 @@ impl Program {
         self.relations.iter().position(|r| r.name == name)
     }
 
+    /// Keeps only the rules of the named techniques (and of tier 0, the
+    /// grid's meaning, which always stays). Names a technique that does not
+    /// exist as an error.
+    pub fn restrict_techniques(&mut self, names: &[String]) -> Result<(), String> {
+        for n in names {
+            if !self.techniques.iter().any(|t| &t.name == n) {
+                let known: Vec<&str> = self.techniques.iter().map(|t| t.name.as_str()).collect();
+                return Err(format!(
+                    "no technique `{n}` in the rule set; the techniques are: {}",
+                    known.join(", ")
+                ));
+            }
+        }
+        self.rules
+            .retain(|r| r.tier == 0 || names.iter().any(|n| *n == r.technique));
+        self.techniques
+            .retain(|t| t.tier == 0 || names.iter().any(|n| *n == t.name));
+        for (i, r) in self.rules.iter_mut().enumerate() {
+            r.id = i;
+        }
+        Ok(())
+    }
+
+    /// Keeps only techniques up to a tier.
+    pub fn restrict_tier(&mut self, max: u32) {
+        let names: Vec<String> = self
+            .techniques
+            .iter()
+            .filter(|t| t.tier <= max)
+            .map(|t| t.name.clone())
+            .collect();
+        // Every name comes from the list itself.
+        let _ = self.restrict_techniques(&names);
+    }
+
     /// The id of a built-in relation.
     pub fn builtin(&self, which: Builtin) -> RelId {
         Builtin::ALL

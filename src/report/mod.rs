@@ -313,6 +313,13 @@ pub fn rule_listing(program: &Program) -> String {
         };
         out.push_str(&format!("  {}({})  [{}]\n", r.name, cols, kind));
     }
+    out.push_str("techniques (tier: a tier runs only when every lower one is stalled):\n");
+    for t in &program.techniques {
+        out.push_str(&format!(
+            "  {:<3} {:<16} {} rules\n",
+            t.tier, t.name, t.rules
+        ));
+    }
     out.push_str("rules:\n");
     for r in &program.rules {
         let head = &program.relations[r.head_rel].name;

@@ -1,0 +1,161 @@
+//! `sudolog grade`: how hard each puzzle is for the rule library.
+
+use super::{EXIT_INVALID, EXIT_OK, RuleArgs, compile, load_rules, print_rules_error};
+use crate::batch;
+use crate::grid::{Puzzle, PuzzleError, read_inputs};
+use crate::lang::program::Program;
+use crate::search::{Mode, SearchOptions};
+use crate::solver::{Outcome, Verdict, solve};
+use clap::Args;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+/// Arguments of `grade`.
+#[derive(Args, Debug)]
+pub struct GradeArgs {
+    /// Puzzle files ("-" for standard input).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// One JSON object per puzzle instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The rule set (and `--techniques`, `--max-tier`).
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+/// A puzzle's grade: the hardest technique that fired when the rules
+/// solve it, or that guessing is needed.
+fn grade_of(outcome: &Outcome, program: &Program) -> (String, BTreeMap<String, u64>) {
+    let mut by_technique: BTreeMap<String, u64> = BTreeMap::new();
+    let mut hardest: Option<(u32, String)> = None;
+    for &(rule, n) in &outcome.stats.firings {
+        let Some(r) = program.rules.get(rule) else {
+            continue;
+        };
+        *by_technique.entry(r.technique.clone()).or_default() += n;
+        if r.tier > 0 && hardest.as_ref().is_none_or(|(t, _)| r.tier > *t) {
+            hardest = Some((r.tier, r.technique.clone()));
+        }
+    }
+    let grade = match outcome.verdict {
+        Verdict::Solved => hardest.map_or_else(|| "givens".to_string(), |(_, t)| t),
+        Verdict::Stalled => "guessing".to_string(),
+        _ => outcome.verdict.word().to_string(),
+    };
+    (grade, by_technique)
+}
+
+/// Runs `grade`.
+pub fn grade(args: &GradeArgs) -> io::Result<i32> {
+    let program = match load_rules(&args.rules) {
+        Ok(p) => p,
+        Err(e) => {
+            print_rules_error(&e);
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let Some(engine) = compile(program) else {
+        return Ok(EXIT_INVALID);
+    };
+    let options = SearchOptions {
+        mode: Mode::LogicOnly,
+        ..SearchOptions::default()
+    };
+    let program = engine.program();
+    let mut summary: BTreeMap<String, usize> = BTreeMap::new();
+    let mut fired: BTreeMap<String, (usize, u64)> = BTreeMap::new();
+    let mut invalid = 0;
+    let mut out = io::stdout().lock();
+    let work = |i: usize, item: Result<Puzzle, PuzzleError>| match item {
+        Err(e) => (i, Err(e)),
+        Ok(p) => {
+            let outcome = solve(&engine, &p, &options);
+            let (g, by) = grade_of(&outcome, program);
+            (i, Ok((p, g, by)))
+        }
+    };
+    batch::for_each_ordered(
+        read_inputs(&args.files),
+        batch::default_jobs(),
+        work,
+        |(i, r)| {
+            match r {
+                Err(e) => {
+                    invalid += 1;
+                    if args.json {
+                        writeln!(
+                            out,
+                            "{}",
+                            serde_json::json!({"index": i + 1, "status": "invalid", "error": e.to_string()})
+                        )?;
+                    } else {
+                        writeln!(out, "{:>6}  invalid: {e}", i + 1)?;
+                    }
+                }
+                Ok((p, g, by)) => {
+                    *summary.entry(g.clone()).or_default() += 1;
+                    for (t, n) in &by {
+                        let e = fired.entry(t.clone()).or_default();
+                        e.0 += 1;
+                        e.1 += n;
+                    }
+                    if args.json {
+                        writeln!(
+                            out,
+                            "{}",
+                            serde_json::json!({
+                                "index": i + 1, "file": p.origin.file, "line": p.origin.line,
+                                "grade": g, "firings": by,
+                            })
+                        )?;
+                    } else {
+                        let counts: Vec<String> =
+                            by.iter().map(|(t, n)| format!("{t}={n}")).collect();
+                        writeln!(
+                            out,
+                            "{:>6}  {}:{}  {:<12} {}",
+                            i + 1,
+                            p.origin.file,
+                            p.origin.line,
+                            g,
+                            counts.join(" ")
+                        )?;
+                    }
+                }
+            }
+            Ok::<(), io::Error>(())
+        },
+    )?;
+    if !args.json {
+        let total: usize = summary.values().sum();
+        writeln!(out, "\ngrade (hardest technique needed)   puzzles   share")?;
+        let mut order: Vec<(u32, &String, &usize)> = summary
+            .iter()
+            .map(|(g, n)| {
+                let tier = program
+                    .techniques
+                    .iter()
+                    .find(|t| &t.name == g)
+                    .map_or(if g == "givens" { 0 } else { u32::MAX }, |t| t.tier);
+                (tier, g, n)
+            })
+            .collect();
+        order.sort();
+        for (_, g, n) in order {
+            writeln!(
+                out,
+                "{g:<34} {n:>7}  {:>5.1}%",
+                100.0 * *n as f64 / total.max(1) as f64
+            )?;
+        }
+        writeln!(
+            out,
+            "\ntechnique          puzzles where it fired   facts derived"
+        )?;
+        for (t, (n, facts)) in &fired {
+            writeln!(out, "{t:<18} {n:>22}   {facts:>13}")?;
+        }
+    }
+    Ok(if invalid > 0 { EXIT_INVALID } else { EXIT_OK })
+}
