@@ -352,9 +352,9 @@ impl Program {
             }
         }
         self.rules
-            .retain(|r| r.tier == 0 || names.iter().any(|n| *n == r.technique));
+            .retain(|r| r.tier == 0 || names.contains(&r.technique));
         self.techniques
-            .retain(|t| t.tier == 0 || names.iter().any(|n| *n == t.name));
+            .retain(|t| t.tier == 0 || names.contains(&t.name));
         for (i, r) in self.rules.iter_mut().enumerate() {
             r.id = i;
         }
