@@ -170,13 +170,24 @@ fn geometry_for(cells: &[u8]) -> Geometry {
     Geometry::from_cell_count(cells.len()).expect("a supported size")
 }
 
-/// An engine over the standard library plus `extra` (if any).
+/// An engine over the standard library's grid and singles (the semantics
+/// these tests compute independently) plus `extra` (if any).
 fn standard_engine(extra: Option<&str>) -> Engine {
     let mut sources = RuleSources::standard();
     if let Some(text) = extra {
         sources.add_text("test.dl", text);
     }
-    build(sources)
+    let mut program = match sources.load() {
+        Ok(p) => p,
+        Err(e) => panic!("the test rules do not load:\n{e}"),
+    };
+    if let Err(e) = program.restrict_techniques(&["singles".to_string()]) {
+        panic!("{e}");
+    }
+    match Engine::new(program) {
+        Ok(e) => e,
+        Err(d) => panic!("the test rules do not compile:\n{}", d.render()),
+    }
 }
 
 /// An engine over `text` alone (no standard library).

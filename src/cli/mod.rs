@@ -17,6 +17,13 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// The hardest tier `solve` uses unless told otherwise: singles and locked
+/// candidates. With guessing allowed, the subset and fish tiers cost more
+/// than the branches they save (about 9x slower on hard puzzles), so they
+/// are opt-in there (`--max-tier`, `--techniques`); `grade`, `facts`,
+/// `query` and `explain` use the whole library.
+pub const SOLVE_DEFAULT_MAX_TIER: u32 = 2;
+
 /// Exit code: everything solved (or the rules checked out).
 pub const EXIT_OK: i32 = 0;
 /// Exit code: some puzzle was not solved (no solution, stalled, stopped by
@@ -75,7 +82,8 @@ pub struct RuleArgs {
     /// `singles,locked`; tier-0 files such as grid.dl always stay).
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub techniques: Option<Vec<String>>,
-    /// Use only techniques up to this tier.
+    /// Use only techniques up to this tier (`solve` defaults to 2: singles
+    /// and locked candidates; the other commands use every tier).
     #[arg(long, value_name = "N")]
     pub max_tier: Option<u32>,
 }
@@ -253,7 +261,11 @@ fn check(args: &RuleArgs) -> io::Result<i32> {
 }
 
 fn solve_command(args: &SolveArgs) -> io::Result<i32> {
-    let program = match load_rules(&args.rules) {
+    let mut rule_args = args.rules.clone();
+    if rule_args.techniques.is_none() && rule_args.max_tier.is_none() {
+        rule_args.max_tier = Some(SOLVE_DEFAULT_MAX_TIER);
+    }
+    let program = match load_rules(&rule_args) {
         Ok(p) => p,
         Err(e) => {
             print_rules_error(&e);

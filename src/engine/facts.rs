@@ -3,7 +3,7 @@
 
 use super::tuple::{Tuple, flat};
 use crate::grid::Geometry;
-use crate::lang::program::{Builtin, Value, cell_value};
+use crate::lang::program::{Builtin, MAX_SET, Value, cell_value};
 use crate::lang::symbols::Symbols;
 
 /// Unit kinds in the order of [`Symbols::unit`]: rows, columns, boxes.
@@ -16,6 +16,25 @@ fn unit_index(g: &Geometry, row: usize, col: usize, kind: usize) -> usize {
         1 => col + 1,
         _ => (row / g.box_size) * g.box_size + col / g.box_size + 1,
     }
+}
+
+/// Every set of 1 to [`MAX_SET`] numbers from `1..=n`, as bitmasks with bit
+/// `d` for member `d`.
+fn small_sets(n: usize) -> impl Iterator<Item = Value> {
+    fn extend(from: usize, n: usize, left: usize, mask: Value, out: &mut Vec<Value>) {
+        if mask != 0 {
+            out.push(mask);
+        }
+        if left == 0 {
+            return;
+        }
+        for d in from..=n {
+            extend(d + 1, n, left - 1, mask | (1 << d), out);
+        }
+    }
+    let mut out = Vec::new();
+    extend(1, n, MAX_SET, 0, &mut out);
+    out.into_iter()
 }
 
 /// The facts of a built-in relation for a grid (and, for `given`, a
@@ -58,6 +77,16 @@ pub fn base_facts(which: Builtin, g: &Geometry, symbols: &Symbols, cells: &[u8])
             .filter_map(|(r, c)| {
                 let d = *cells.get(r * n + c)?;
                 (d != 0).then(|| flat(&[cell_value(r, c), v(d as usize)]))
+            })
+            .collect(),
+        Builtin::DigitSet => small_sets(n)
+            .map(|s| flat(&[s, s.count_ones() as Value]))
+            .collect(),
+        Builtin::InSet => small_sets(n)
+            .flat_map(|s| {
+                (1..=n as Value)
+                    .filter(move |d| s & (1 << d) != 0)
+                    .map(move |d| flat(&[d, s]))
             })
             .collect(),
         Builtin::Placed | Builtin::Eliminated | Builtin::Contradiction => Vec::new(),

@@ -61,6 +61,8 @@ pub struct ERule {
     pub nvars: usize,
     /// The tier of the program rule it comes from.
     pub tier: u32,
+    /// The program rule it was made from (for error messages).
+    pub from_rule: usize,
 }
 
 /// A count, evaluated incrementally.
@@ -189,9 +191,10 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             head_args: seed_head,
             atoms: atoms.clone(),
             negs: negs.clone(),
-            cmps: cmps.clone(),
+            cmps: decidable(&atoms, &cmps),
             nvars,
             tier: rule.tier,
+            from_rule: rule.id,
         });
         let seed_args: Vec<Arg> = key.iter().chain(row.iter()).map(|&v| Arg::Var(v)).collect();
         let mut inner = ERule {
@@ -212,6 +215,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             cmps: Vec::new(),
             nvars: nvars + 1,
             tier: rule.tier,
+            from_rule: rule.id,
         };
         for lit in &agg.body {
             match lit {
@@ -272,7 +276,52 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
         cmps,
         nvars,
         tier: rule.tier,
+        from_rule: rule.id,
     });
+}
+
+/// The comparisons that the atoms' variables decide (with the assignments
+/// they make possible): a seed leaves out those that need a count's value.
+fn decidable(atoms: &[Atom], cmps: &[(Expr, CmpOp, Expr)]) -> Vec<(Expr, CmpOp, Expr)> {
+    let mut bound = Vec::new();
+    for a in atoms {
+        atom_vars(a, &mut bound);
+    }
+    let mut kept = vec![false; cmps.len()];
+    loop {
+        let mut changed = false;
+        for (i, (a, op, b)) in cmps.iter().enumerate() {
+            if kept[i] {
+                continue;
+            }
+            let (mut va, mut vb) = (Vec::new(), Vec::new());
+            a.vars(&mut va);
+            b.vars(&mut vb);
+            let all = |vs: &[VarId], bound: &[VarId]| vs.iter().all(|v| bound.contains(v));
+            let assigns = |x: &Expr, other: &[VarId], bound: &[VarId]| match x {
+                Expr::Var(v) if !bound.contains(v) && all(other, bound) => Some(*v),
+                _ => None,
+            };
+            if all(&va, &bound) && all(&vb, &bound) {
+                kept[i] = true;
+                changed = true;
+            } else if *op == CmpOp::Eq {
+                if let Some(v) = assigns(a, &vb, &bound).or_else(|| assigns(b, &va, &bound)) {
+                    bound.push(v);
+                    kept[i] = true;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    cmps.iter()
+        .zip(kept)
+        .filter(|(_, k)| *k)
+        .map(|(c, _)| c.clone())
+        .collect()
 }
 
 /// Appends the variables an atom binds.

@@ -216,6 +216,20 @@ impl Engine {
         self.build_indexes(st);
     }
 
+    /// Computes the starting array counters of the fixpoint's counts whose
+    /// seeds are complete and not yet done.
+    fn init_counters(&self, st: &mut Statics) {
+        for a in &self.dynamic.aggs {
+            if let (Some(_), plan::SeedSource::Static(index)) = (a.row_slot, a.seed)
+                && !st.counter_init.contains_key(&index)
+                && st.indexes.get(index).is_some_and(|i| i.is_some())
+            {
+                let init = store::counter_init(st, index, &a.bound);
+                st.counter_init.insert(index, Arc::new(init));
+            }
+        }
+    }
+
     /// Static relations for a grid size, computed once and cached.
     fn geometry_statics(&self, g: &Geometry) -> Arc<Statics> {
         let slot = g.box_size.saturating_sub(2).min(3);
@@ -224,6 +238,7 @@ impl Engine {
                 let mut st = Statics {
                     rels: vec![None; self.lowered.rels.len()],
                     indexes: Vec::new(),
+                    counter_init: FxHashMap::default(),
                 };
                 for (id, rel) in self.program.relations.iter().enumerate() {
                     if rel.builtin.is_some() && !rel.dynamic && !rel.per_puzzle {
@@ -234,6 +249,7 @@ impl Engine {
                     }
                 }
                 self.run_stages(&mut st, g, &[], false);
+                self.init_counters(&mut st);
                 Arc::new(st)
             })
             .clone()
@@ -247,6 +263,7 @@ impl Engine {
         let given = self.program.builtin(Builtin::Given);
         st.rels[given] = Some(Arc::new(self.base_facts(given, &g, cells).into()));
         self.run_stages(&mut st, &g, cells, true);
+        self.init_counters(&mut st);
         let store = Store::new(&self.dynamic, &st, &|_| Vec::new(), self.provenance);
         Solve {
             engine: self,

@@ -503,7 +503,7 @@ impl Builder<'_> {
         source_rule: Option<usize>,
     ) -> Result<(), PlanError> {
         let err = |message: String| PlanError {
-            rule: source_rule,
+            rule: source_rule.or(Some(rule.from_rule)),
             message,
         };
         let mut remaining: Vec<&Atom> = rule.atoms.iter().collect();

@@ -19,6 +19,10 @@ pub struct Statics {
     pub rels: Vec<Option<Arc<Relation<Tuple>>>>,
     /// By index id.
     pub indexes: Vec<Option<Arc<Relation<Tuple>>>>,
+    /// The starting array counters of counts over numbered static seeds,
+    /// by the seed's index: each group's bound. Shared copy-on-write by
+    /// every store of the grid size.
+    pub counter_init: FxHashMap<IndexId, Arc<Vec<i32>>>,
 }
 
 static NO_TUPLES: Relation<Tuple> = Relation {
@@ -56,8 +60,9 @@ enum Counters {
     /// By group tuple: `(count, bound)`.
     Sparse(FxHashMap<Tuple, (u32, i64)>),
     /// By the group's row in a numbered static seed: how many more body
-    /// tuples the group needs (its bound minus its count so far).
-    Dense(Vec<i64>),
+    /// tuples the group needs (its bound minus its count so far). Shared
+    /// with the grid's starting array and with forks until first changed.
+    Dense(Arc<Vec<i32>>),
 }
 
 /// How a run of the fixpoint ended.
@@ -126,10 +131,10 @@ impl Store {
                 .map(|a| match (a.row_slot, a.seed) {
                     (Some(_), SeedSource::Static(index)) => Counters::Dense(
                         statics
-                            .index_tuples(index)
-                            .iter()
-                            .map(|t| threshold(&a.bound, t))
-                            .collect(),
+                            .counter_init
+                            .get(&index)
+                            .cloned()
+                            .unwrap_or_else(|| Arc::new(counter_init(statics, index, &a.bound))),
                     ),
                     _ => Counters::Sparse(FxHashMap::default()),
                 })
@@ -339,7 +344,7 @@ impl Store {
                         Counters::Sparse(m) => m
                             .get(&key_prefix(&t, agg.key_len))
                             .map_or(0, |c| c.0 as i64),
-                        Counters::Dense(left) => left.get(row).map_or(0, |l| bound - l),
+                        Counters::Dense(left) => left.get(row).map_or(0, |l| bound - *l as i64),
                     };
                     let mut key = key_prefix(&t, agg.key_len);
                     if agg.value {
@@ -421,7 +426,8 @@ impl Store {
                     }
                 }
             }
-            Counters::Dense(left) => {
+            Counters::Dense(shared) => {
+                let left = Arc::make_mut(shared);
                 let slot = a.row_slot.unwrap_or_default();
                 for t in tuples {
                     let row = super::tuple::slot(t, slot) as usize;
@@ -519,6 +525,15 @@ impl Store {
             }
         }
     }
+}
+
+/// Each group's bound, for a count over a numbered static seed.
+pub fn counter_init(statics: &Statics, seed: IndexId, bound: &plan::CExpr) -> Vec<i32> {
+    statics
+        .index_tuples(seed)
+        .iter()
+        .map(|t| threshold(bound, t).clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+        .collect()
 }
 
 /// The value of a count's bound for a group (key slots of a flat tuple).

@@ -15,6 +15,15 @@ pub const STANDARD: &[(&str, &str)] = &[
     ("rules/grid.dl", include_str!("../../rules/grid.dl")),
     ("rules/singles.dl", include_str!("../../rules/singles.dl")),
     ("rules/locked.dl", include_str!("../../rules/locked.dl")),
+    (
+        "rules/naked_subsets.dl",
+        include_str!("../../rules/naked_subsets.dl"),
+    ),
+    (
+        "rules/hidden_subsets.dl",
+        include_str!("../../rules/hidden_subsets.dl"),
+    ),
+    ("rules/fish.dl", include_str!("../../rules/fish.dl")),
 ];
 
 /// Why a rule set could not be loaded.

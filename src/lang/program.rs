@@ -60,7 +60,16 @@ pub enum Builtin {
     Eliminated,
     /// `contradiction(reason, c)`: the branch is impossible; stops the fixpoint.
     Contradiction,
+    /// `digit_set(s, k)`: every set of 1 to 4 of the numbers `1..=n`, as a
+    /// bitmask `s` (bit `d` for member `d`), with its size `k`.
+    DigitSet,
+    /// `in_set(d, s)`: `d` is a member of set `s`.
+    InSet,
 }
+
+/// The largest sets in `digit_set`: quads, enough for subsets and fish up
+/// to jellyfish, and small enough for 25x25 grids.
+pub const MAX_SET: usize = 4;
 
 impl Builtin {
     /// All built-ins with their names, column names and types, and whether
@@ -129,6 +138,18 @@ impl Builtin {
             "contradiction",
             &[("reason", Type::Symbol), ("c", Type::Cell)],
             true,
+        ),
+        (
+            Builtin::DigitSet,
+            "digit_set",
+            &[("s", Type::Number), ("k", Type::Number)],
+            false,
+        ),
+        (
+            Builtin::InSet,
+            "in_set",
+            &[("d", Type::Number), ("s", Type::Number)],
+            false,
         ),
     ];
 }
