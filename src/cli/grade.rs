@@ -3,7 +3,7 @@
 use super::{EXIT_INVALID, EXIT_OK, RuleArgs, compile, load_rules, print_rules_error};
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
-use crate::lang::program::Program;
+use crate::lang::program::{Builtin, Program};
 use crate::search::{Mode, SearchOptions};
 use crate::solver::{Outcome, Verdict, solve};
 use clap::Args;
@@ -33,6 +33,15 @@ fn grade_of(outcome: &Outcome, program: &Program) -> (String, BTreeMap<String, u
         let Some(r) = program.rules.get(rule) else {
             continue;
         };
+        // Only what a person would write down counts: placements and
+        // eliminations, not a technique's helper relations.
+        let state = matches!(
+            program.relations[r.head_rel].builtin,
+            Some(Builtin::Placed | Builtin::Eliminated)
+        );
+        if !state {
+            continue;
+        }
         *by_technique.entry(r.technique.clone()).or_default() += n;
         if r.tier > 0 && hardest.as_ref().is_none_or(|(t, _)| r.tier > *t) {
             hardest = Some((r.tier, r.technique.clone()));

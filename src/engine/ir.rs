@@ -305,12 +305,12 @@ fn decidable(atoms: &[Atom], cmps: &[(Expr, CmpOp, Expr)]) -> Vec<(Expr, CmpOp, 
             if all(&va, &bound) && all(&vb, &bound) {
                 kept[i] = true;
                 changed = true;
-            } else if *op == CmpOp::Eq {
-                if let Some(v) = assigns(a, &vb, &bound).or_else(|| assigns(b, &va, &bound)) {
-                    bound.push(v);
-                    kept[i] = true;
-                    changed = true;
-                }
+            } else if *op == CmpOp::Eq
+                && let Some(v) = assigns(a, &vb, &bound).or_else(|| assigns(b, &va, &bound))
+            {
+                bound.push(v);
+                kept[i] = true;
+                changed = true;
             }
         }
         if !changed {
