@@ -121,7 +121,11 @@ fn node(
             Vec::new()
         } else {
             vec![Node {
-                fact: format!("{} more facts", dynamic.len()),
+                fact: format!(
+                    "{} more fact{}",
+                    dynamic.len(),
+                    if dynamic.len() == 1 { "" } else { "s" }
+                ),
                 kind: NodeKind::Cut,
                 children: Vec::new(),
             }]
