@@ -24,6 +24,7 @@ pub const STANDARD: &[(&str, &str)] = &[
         include_str!("../../rules/hidden_subsets.dl"),
     ),
     ("rules/fish.dl", include_str!("../../rules/fish.dl")),
+    ("rules/wings.dl", include_str!("../../rules/wings.dl")),
 ];
 
 /// Why a rule set could not be loaded.
