@@ -300,3 +300,25 @@ fn a_missing_rules_directory_is_a_clear_error() {
         .code(2)
         .stderr(predicate::str::contains("cannot read the rules directory"));
 }
+
+#[test]
+fn a_file_of_4x4_lines_reads_back_as_4x4_puzzles() {
+    // What `--format line` prints for 4x4 puzzles must read back line by line.
+    let out = stdout_of(
+        sudolog()
+            .args(["solve", "--format", "line", "-"])
+            .write_stdin("1..4.........32.\n.2..........4.1.\n"),
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(
+        lines.iter().all(|l| l.len() == 16 && !l.starts_with('#')),
+        "{out}"
+    );
+    let again = stdout_of(
+        sudolog()
+            .args(["solve", "--format", "line", "-"])
+            .write_stdin(out.clone()),
+    );
+    assert_eq!(again, out);
+}

@@ -43,9 +43,11 @@
 //! ...
 //! ```
 //!
-//! **4x4 or 16x16?** A line of exactly 16 symbols and nothing else is the
-//! first row of a 16x16 grid if the next line (not counting comments and
-//! separator lines) also has 16 symbols; otherwise it is a whole 4x4 puzzle.
+//! **4x4 or 16x16?** A line of exactly 16 symbols and nothing else is a
+//! whole 4x4 puzzle when it is written without spaces or separators and uses
+//! only 4x4 symbols (`1`-`4`, `.`, `0`, `_`). Otherwise it is the first row
+//! of a 16x16 grid if the next line (not counting comments and separator
+//! lines) also has 16 symbols, and a 4x4 puzzle if not.
 //!
 //! **Errors.** Each bad puzzle gives one error, located at `file:line:column`
 //! and naming the cell (`r3c5`) where there is one; reading then continues

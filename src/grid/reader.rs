@@ -111,9 +111,20 @@ impl<R: BufRead> PuzzleReader<R> {
     /// Decides whether a line with `row.len()` of 4, 9, 16 or 25 symbols starts
     /// a grid block. A lone 16-symbol line may be a whole 4x4 puzzle, and a
     /// line with characters that are no symbol at all may be stray text, so
-    /// both only start a grid if the next row has the same length.
+    /// both only start a grid if the next row has the same length. A compact
+    /// 16-symbol line of 4x4 symbols only (what `--format line` prints for a
+    /// 4x4) is always a 4x4 puzzle, so files of them read back.
     fn starts_grid(&mut self, g: Geometry, row: &[Sym]) -> bool {
         let plain = row.iter().all(|s| is_any_symbol(s.ch));
+        if g.n == 16 {
+            let compact = row.windows(2).all(|w| w[1].col == w[0].col + 1);
+            let only_4x4 = row
+                .iter()
+                .all(|s| matches!(s.ch, '1'..='4' | '.' | '0' | '_'));
+            if compact && only_4x4 {
+                return false;
+            }
+        }
         (plain && g.n != 16) || self.next_row_len() == Some(g.n)
     }
 
