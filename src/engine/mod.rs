@@ -200,7 +200,7 @@ impl Engine {
             let mut store = Store::new(&stage.plan, st, &base, false);
             // Static strata have no contradiction to watch; a runaway is
             // cut by the fact limit and leaves the relation as far as it got.
-            store.run(&stage.plan, st, None, self.fact_limit);
+            store.run(&stage.plan, st, None, self.fact_limit, None);
             for &m in &stage.members {
                 let var = stage.plan.rel_var[&m];
                 let mut tuples = store.tuples(var);
@@ -321,11 +321,13 @@ impl Solve<'_> {
     /// Runs the fixpoint until it is reached or a contradiction appears.
     pub fn run(&mut self) -> Status {
         let e = self.engine;
+        let cells = self.geometry.n * self.geometry.n;
         match self.store.run(
             &e.dynamic,
             &self.statics,
             Some(e.contradiction),
             e.fact_limit,
+            Some((e.placed, cells)),
         ) {
             store::RunEnd::Contradiction => Status::Contradiction,
             store::RunEnd::FactLimit => Status::FactLimit,

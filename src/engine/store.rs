@@ -251,6 +251,12 @@ impl Store {
         out
     }
 
+    /// The number of tuples of a variable.
+    pub fn len(&self, var: usize) -> usize {
+        let v = &self.vars[var];
+        v.stable.borrow().iter().map(|r| r.len()).sum::<usize>() + v.recent.borrow().len()
+    }
+
     /// Every tuple of a variable, sorted.
     pub fn tuples(&self, var: usize) -> Vec<Tuple> {
         let v = &self.vars[var];
@@ -289,10 +295,16 @@ impl Store {
         statics: &Statics,
         stop: Option<usize>,
         fact_limit: u64,
+        complete: Option<(usize, usize)>,
     ) -> RunEnd {
         loop {
             if !self.iteration.changed() {
-                if self.finalize_exact_counts(plan, statics) || self.next_tier(plan) {
+                if self.finalize_exact_counts(plan, statics) {
+                    continue;
+                }
+                // A complete grid needs no harder technique.
+                let done = complete.is_some_and(|(var, n)| self.len(var) >= n);
+                if !done && self.next_tier(plan) {
                     continue;
                 }
                 return RunEnd::Fixpoint;
