@@ -685,7 +685,7 @@ impl Builder<'_> {
                     None => flat_layout(&needed, &env),
                 }
                 .ok_or_else(|| err("more than eight variables are alive at once".into()))?;
-                let v = self.new_var("chain");
+                let v = self.new_var(&format!("chain:{}", rule.from_rule));
                 (emit_layout(&l, &env), l, Out::to_var(v))
             };
             let target = to.var;
@@ -740,7 +740,9 @@ impl Builder<'_> {
                         Arg::Wild => false,
                     })
                     .count();
-                let share = constrained * 1000 / a.args.len().max(1);
+                // A `_` column neither narrows the join nor widens its output.
+                let relevant = a.args.iter().filter(|x| !matches!(x, Arg::Wild)).count();
+                let share = constrained * 1000 / relevant.max(1);
                 (share, !self.in_plan(a.rel), usize::MAX - i)
             })
             .map(|(i, _)| i)

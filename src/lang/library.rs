@@ -25,6 +25,10 @@ pub const STANDARD: &[(&str, &str)] = &[
     ),
     ("rules/fish.dl", include_str!("../../rules/fish.dl")),
     ("rules/wings.dl", include_str!("../../rules/wings.dl")),
+    (
+        "rules/single_digit.dl",
+        include_str!("../../rules/single_digit.dl"),
+    ),
 ];
 
 /// Why a rule set could not be loaded.

@@ -4,6 +4,7 @@
 
 use super::ast::{CmpOp, SourceSet, Span, Type};
 use super::symbols::Symbols;
+use rustc_hash::FxHashSet;
 
 /// Index of a relation in [`Program::relations`].
 pub type RelId = usize;
@@ -372,14 +373,50 @@ impl Program {
                 ));
             }
         }
+        let selected = |r: &Rule| r.tier == 0 || names.contains(&r.technique);
+        let support = self.support_relations(&selected);
         self.rules
-            .retain(|r| r.tier == 0 || names.contains(&r.technique));
+            .retain(|r| selected(r) || support.contains(&r.head_rel));
         self.techniques
             .retain(|t| t.tier == 0 || names.contains(&t.name));
         for (i, r) in self.rules.iter_mut().enumerate() {
             r.id = i;
         }
         Ok(())
+    }
+
+    /// The helper relations (neither the state nor `contradiction`) that
+    /// the selected rules read, directly or through other helpers. Their
+    /// rules stay even when their own technique is not selected, so that a
+    /// technique may use another file's helper (W-wing and the single-digit
+    /// patterns share the strong links); they derive no placement or
+    /// elimination, so the unselected technique still never fires.
+    fn support_relations(&self, selected: &dyn Fn(&Rule) -> bool) -> FxHashSet<RelId> {
+        let is_state = |rel: RelId| {
+            self.relations[rel].builtin.is_some_and(|b| {
+                matches!(
+                    b,
+                    Builtin::Placed | Builtin::Eliminated | Builtin::Contradiction
+                )
+            })
+        };
+        let mut needed = FxHashSet::default();
+        let mut todo: Vec<&Rule> = self.rules.iter().filter(|r| selected(r)).collect();
+        while let Some(rule) = todo.pop() {
+            let mut reads = Vec::new();
+            crate::lang::check::body_relations(&rule.body, &mut reads);
+            for (rel, _) in reads {
+                if is_state(rel) || !needed.insert(rel) {
+                    continue;
+                }
+                todo.extend(
+                    self.rules
+                        .iter()
+                        .filter(|r| r.head_rel == rel && !selected(r)),
+                );
+            }
+        }
+        needed
     }
 
     /// Keeps only techniques up to a tier.
