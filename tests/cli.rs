@@ -337,3 +337,27 @@ fn a_selected_technique_keeps_the_helpers_it_reads_from_other_files() {
     assert!(wings_rules[0].contains("-> link"), "{listing}");
     assert!(listing.contains("-> skyscraper"), "{listing}");
 }
+
+#[test]
+fn stats_summarise_each_file_and_all() {
+    let out = sudolog()
+        .args(["solve", "--stats", "--format", "line", "-j", "1"])
+        .args(["tests/data/essay.txt", "tests/data/bad_puzzles.txt"])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8(out.stderr).expect("utf-8");
+    let row = |file: &str| -> Vec<String> {
+        let line = stderr
+            .lines()
+            .find(|l| l.ends_with(file))
+            .unwrap_or_else(|| panic!("no row for {file}: {stderr}"));
+        line.split_whitespace().map(String::from).collect()
+    };
+    // puzzles, solved, solved without guessing, invalid.
+    // The essay's first puzzle falls to singles; the second needs subsets
+    // (above the default tier 2) and the third a guess.
+    assert_eq!(row("tests/data/essay.txt")[..4], ["3", "3", "1", "0"]);
+    assert_eq!(row("tests/data/bad_puzzles.txt")[3], "7");
+    assert!(row(" all")[0].parse::<u32>().is_ok(), "{stderr}");
+    assert!(stderr.contains("puzzles/s"), "{stderr}");
+}

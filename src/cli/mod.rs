@@ -10,6 +10,7 @@ use crate::lang::library::{RuleSources, RulesError};
 use crate::lang::program::Program;
 use crate::report;
 use crate::report::Show;
+use crate::report::summary::{PuzzleFigures, Summary};
 use crate::search::{Mode, SearchOptions};
 use crate::solver::{Verdict, solve};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -164,6 +165,9 @@ struct Rendered {
     kind: Kind,
     text: String,
     note: String,
+    /// Its input file and figures, for the `--stats` summary.
+    file: String,
+    figures: PuzzleFigures,
 }
 
 /// Runs the command line and returns the process exit code.
@@ -299,7 +303,7 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     let started = Instant::now();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let (mut total, mut solved, mut unsolved, mut invalid) = (0usize, 0usize, 0usize, 0usize);
+    let (mut unsolved, mut invalid) = (0usize, 0usize);
     let format = args.format;
     let trace = args.trace;
     // Each worker renders its puzzle's output; the writer only prints.
@@ -314,6 +318,8 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
                     Format::Json => format!("{}\n", report::json_error(index, &e)),
                 },
                 note: format!("{e}\n"),
+                file: e.file.clone(),
+                figures: PuzzleFigures::invalid(),
             },
             Ok(puzzle) => {
                 let outcome = solve(&engine, &puzzle, &options);
@@ -343,15 +349,24 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
                         String::new(),
                     ),
                 };
-                Rendered { kind, text, note }
+                Rendered {
+                    kind,
+                    text,
+                    note,
+                    file: puzzle.origin.file.clone(),
+                    figures: PuzzleFigures::of(&outcome),
+                }
             }
         }
     };
     let jobs = args.jobs.map_or_else(batch::default_jobs, usize::from);
+    let mut summary = Summary::new();
     batch::for_each_ordered(read_inputs(&args.files), jobs, work, |r: Rendered| {
-        total += 1;
+        if args.stats {
+            summary.add(&r.file, &r.figures);
+        }
         match r.kind {
-            Kind::Solved => solved += 1,
+            Kind::Solved => {}
             Kind::Unsolved => unsolved += 1,
             Kind::Invalid => invalid += 1,
         }
@@ -363,11 +378,7 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     })?;
     out.flush()?;
     if args.stats {
-        let secs = started.elapsed().as_secs_f64();
-        eprintln!(
-            "{total} puzzles: {solved} solved, {unsolved} not solved, {invalid} invalid in {secs:.3} s ({:.0} puzzles/s)",
-            total as f64 / secs.max(1e-9)
-        );
+        eprint!("{}", summary.render(started.elapsed(), jobs));
     }
     Ok(if invalid > 0 {
         EXIT_INVALID

@@ -2,6 +2,8 @@
 //! the grid format (grids and pencil marks, readable back as input), and
 //! JSON (one object per puzzle, one per line).
 
+pub mod summary;
+
 use crate::grid::{Puzzle, PuzzleError, render_candidates, render_grid, render_line};
 use crate::lang::program::Program;
 use crate::solver::{Outcome, Verdict};

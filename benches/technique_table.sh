@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The README's technique table: for each puzzle file given, the share of the
+# first N puzzles (default 200) that each technique set solves without
+# guessing, and the median time per puzzle.
+#
+#   benches/technique_table.sh [-n N] FILE...
+#
+# Needs a release build (cargo build --release). Technique sets are tier
+# caps: 1 singles, 2 + locked candidates, 4 + naked and hidden subsets,
+# 5 + fish, 7 + wings and single-digit patterns.
+set -euo pipefail
+n=200
+if [[ "${1:-}" == "-n" ]]; then n=$2; shift 2; fi
+bin="${SUDOLOG:-$(dirname "$0")/../target/release/sudolog}"
+tiers=(1 2 4 5 7)
+echo "| corpus (first $n) | singles | + locked | + subsets | + fish | + wings, patterns |"
+echo "|---|---:|---:|---:|---:|---:|"
+for file in "$@"; do
+    sample=$(mktemp)
+    grep -v -e '^#' -e '^[[:space:]]*$' "$file" | head -n "$n" > "$sample"
+    row="| $(basename "$file" .txt) ($(wc -l < "$sample"))"
+    for t in "${tiers[@]}"; do
+        # The summary's "all" row: puzzles, solved, no-guess, invalid, median ms, ...
+        # (exit code 1 only says that some puzzles stalled).
+        stats=$({ "$bin" solve --logic-only --max-tier "$t" --stats --format line "$sample" \
+            2>&1 >/dev/null || true; } | awk 'NR == 2 { print $1, $2, $5 }')
+        read -r puzzles solved median <<< "$stats"
+        row+=$(awk -v p="$puzzles" -v s="$solved" -v m="$median" \
+            'BEGIN { printf " | %.1f%% (%.2f ms)", 100 * s / p, m }')
+    done
+    echo "$row |"
+    rm -f "$sample"
+done
