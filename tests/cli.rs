@@ -361,3 +361,12 @@ fn stats_summarise_each_file_and_all() {
     assert!(row(" all")[0].parse::<u32>().is_ok(), "{stderr}");
     assert!(stderr.contains("puzzles/s"), "{stderr}");
 }
+
+#[test]
+fn no_progress_line_reaches_a_piped_stderr() {
+    sudolog()
+        .args(["solve", "--format", "line", "tests/data/essay.txt"])
+        .assert()
+        .success()
+        .stderr("");
+}

@@ -2,6 +2,7 @@
 
 mod grade;
 mod inspect;
+mod progress;
 
 use crate::batch;
 use crate::engine::Engine;
@@ -135,6 +136,10 @@ pub struct SolveArgs {
     /// shows only guesses). Provenance is on by default.
     #[arg(long)]
     pub no_provenance: bool,
+    /// Never show the progress line (shown on a terminal's stderr while
+    /// the results go to a file or a pipe).
+    #[arg(long)]
+    pub no_progress: bool,
     /// Solve on N threads (default: every core). Output stays in input order.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
@@ -361,7 +366,9 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     };
     let jobs = args.jobs.map_or_else(batch::default_jobs, usize::from);
     let mut summary = Summary::new();
+    let progress = progress::start(!args.no_progress);
     batch::for_each_ordered(read_inputs(&args.files), jobs, work, |r: Rendered| {
+        progress.inc(1);
         if args.stats {
             summary.add(&r.file, &r.figures);
         }
@@ -372,10 +379,11 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
         }
         out.write_all(r.text.as_bytes())?;
         if !r.note.is_empty() {
-            eprint!("{}", r.note);
+            progress.suspend(|| eprint!("{}", r.note));
         }
         Ok::<(), io::Error>(())
     })?;
+    progress.finish_and_clear();
     out.flush()?;
     if args.stats {
         eprint!("{}", summary.render(started.elapsed(), jobs));
