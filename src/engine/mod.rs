@@ -188,6 +188,12 @@ impl Engine {
                     .filter(|t| spec.accepts(t))
                     .map(|t| spec.layout(t))
                     .collect();
+                if self.indexes.probed.contains(&id) {
+                    if st.probe_sets.len() <= id {
+                        st.probe_sets.resize(id + 1, None);
+                    }
+                    st.probe_sets[id] = Some(Arc::new(v.iter().copied().collect()));
+                }
                 st.indexes[id] = Some(Arc::new(v.into()));
             }
         }
@@ -238,6 +244,7 @@ impl Engine {
                 let mut st = Statics {
                     rels: vec![None; self.lowered.rels.len()],
                     indexes: Vec::new(),
+                    probe_sets: Vec::new(),
                     counter_init: FxHashMap::default(),
                 };
                 for (id, rel) in self.program.relations.iter().enumerate() {

@@ -19,7 +19,7 @@ use super::ir::{AggDef, ERule, Lowered};
 use super::tuple::{FRAME, Frame, HALF, SLOTS, Tuple};
 use crate::lang::ast::CmpOp;
 use crate::lang::program::{Arg, Atom, Expr, RelId, Value, VarId};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Index of a datafrog variable within a plan's store.
 pub type VarIdx = usize;
@@ -81,6 +81,8 @@ impl IndexSpec {
 pub struct Indexes {
     /// The specs by id.
     pub specs: Vec<IndexSpec>,
+    /// The ids that negations probe: they also get a hash set.
+    pub probed: FxHashSet<IndexId>,
     ids: FxHashMap<IndexSpec, IndexId>,
 }
 
@@ -838,6 +840,7 @@ impl Builder<'_> {
                 eqs: Vec::new(),
             };
             let index = self.indexes.id(spec);
+            self.indexes.probed.insert(index);
             checks.push(Check::Absent { index, key });
             false
         });

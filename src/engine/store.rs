@@ -9,7 +9,7 @@ use super::tuple::{EMPTY, Frame, HALF, Half, Tuple};
 use crate::lang::ast::CmpOp;
 use crate::lang::program::{RelId, Value};
 use datafrog::{ExtendWith, Iteration, Leapers, Relation, ValueFilter, Variable};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
 /// Complete static relations (flat) and the indexes built from them.
@@ -19,6 +19,10 @@ pub struct Statics {
     pub rels: Vec<Option<Arc<Relation<Tuple>>>>,
     /// By index id.
     pub indexes: Vec<Option<Arc<Relation<Tuple>>>>,
+    /// The indexes that negations probe, as hash sets (by index id): a
+    /// probe per candidate binding is the hottest check of the counts over
+    /// digit sets, and hashing beats a binary search there.
+    pub probe_sets: Vec<Option<Arc<FxHashSet<Tuple>>>>,
     /// The starting array counters of counts over numbered static seeds,
     /// by the seed's index: each group's bound. Shared copy-on-write by
     /// every store of the grid size.
@@ -40,7 +44,10 @@ impl Statics {
 
     /// Whether a tuple is absent from an index.
     pub fn absent(&self, id: IndexId, t: &Tuple) -> bool {
-        self.index_tuples(id).binary_search(t).is_err()
+        match self.probe_sets.get(id) {
+            Some(Some(set)) => !set.contains(t),
+            _ => self.index_tuples(id).binary_search(t).is_err(),
+        }
     }
 }
 
