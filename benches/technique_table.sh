@@ -17,7 +17,7 @@ echo "| corpus (first $n) | singles | + locked | + subsets | + fish | + wings, p
 echo "|---|---:|---:|---:|---:|---:|"
 for file in "$@"; do
     sample=$(mktemp)
-    grep -v -e '^#' -e '^[[:space:]]*$' "$file" | head -n "$n" > "$sample"
+    awk -v n="$n" '!/^#/ && NF { print; if (++taken == n) exit }' "$file" > "$sample"
     row="| $(basename "$file" .txt) ($(wc -l < "$sample"))"
     for t in "${tiers[@]}"; do
         # The summary's "all" row: puzzles, solved, no-guess, invalid, median ms, ...
