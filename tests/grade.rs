@@ -1,0 +1,165 @@
+//! `sudolog grade`: the hardest technique each puzzle needs, checked
+//! against logic-only solves with the tiers capped just at and just below
+//! it, and the summary tables.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn sudolog() -> Command {
+    let mut c = Command::cargo_bin("sudolog").expect("the binary is built");
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    String::from_utf8(cmd.output().expect("runs").stdout).expect("utf-8 output")
+}
+
+/// Technique name -> tier, from `sudolog check`.
+fn tiers() -> Vec<(String, u32)> {
+    stdout_of(sudolog().arg("check"))
+        .lines()
+        .skip_while(|l| !l.starts_with("techniques"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            let tier = w.next()?.parse().ok()?;
+            Some((w.next()?.to_string(), tier))
+        })
+        .collect()
+}
+
+fn grades(file: &str) -> Vec<Value> {
+    stdout_of(sudolog().args(["grade", "--json", file]))
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON lines"))
+        .collect()
+}
+
+/// Whether `solve --logic-only --max-tier T` solves the puzzle on `line`.
+fn solved_up_to(file: &str, line: u64, tier: u32) -> bool {
+    let text = std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR")))
+        .expect("the sample is in the repo");
+    let puzzle = text
+        .lines()
+        .nth(line as usize - 1)
+        .expect("the line exists");
+    let out = stdout_of(
+        sudolog()
+            .args(["solve", "--logic-only", "--format", "json", "--max-tier"])
+            .arg(tier.to_string())
+            .arg("-")
+            .write_stdin(format!("{puzzle}\n")),
+    );
+    let result: Value = serde_json::from_str(out.trim()).expect("one JSON line");
+    result["status"] == "solved"
+}
+
+#[test]
+fn the_essay_puzzles_get_their_grades() {
+    let g = grades("tests/data/essay.txt");
+    let names: Vec<&str> = g
+        .iter()
+        .map(|r| r["grade"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(names, ["singles", "naked_subsets", "fish"]);
+    // The firings name only techniques that ran, and the grade among them.
+    for r in &g {
+        let firings = r["firings"].as_object().expect("firings per technique");
+        assert!(
+            firings.contains_key(r["grade"].as_str().unwrap_or("?")),
+            "{r}"
+        );
+        assert!(
+            firings.values().all(|n| n.as_u64().is_some_and(|n| n > 0)),
+            "{r}"
+        );
+    }
+}
+
+#[test]
+fn a_grade_is_the_lowest_tier_cap_that_solves_the_puzzle() {
+    let tiers = tiers();
+    let tier_of = |name: &str| {
+        tiers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|&(_, t)| t)
+            .unwrap_or_else(|| panic!("grade names a technique `check` lists: {name}"))
+    };
+    let mut seen = Vec::new();
+    for file in ["tests/data/essay.txt", "tests/data/techniques/sample.txt"] {
+        for r in grades(file).iter().step_by(4) {
+            let line = r["line"].as_u64().expect("a line");
+            let grade = r["grade"].as_str().expect("a grade");
+            let at = format!("{file}:{line} graded {grade}");
+            if grade == "guessing" {
+                assert!(!solved_up_to(file, line, 99), "{at}");
+                continue;
+            }
+            let tier = tier_of(grade);
+            assert!(
+                solved_up_to(file, line, tier),
+                "{at}: not solved up to tier {tier}"
+            );
+            assert!(
+                !solved_up_to(file, line, tier - 1),
+                "{at}: solved below tier {tier}"
+            );
+            seen.push(grade.to_string());
+        }
+    }
+    seen.sort();
+    seen.dedup();
+    assert!(
+        seen.len() >= 4,
+        "the samples exercise several grades: {seen:?}"
+    );
+}
+
+#[test]
+fn the_summary_counts_grades_and_firings() {
+    let text = stdout_of(sudolog().args(["grade", "tests/data/essay.txt"]));
+    let row = |first: &str| -> Vec<String> {
+        text.lines()
+            .find(|l| l.split_whitespace().next() == Some(first))
+            .unwrap_or_else(|| panic!("a row for {first}: {text}"))
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(row("naked_subsets")[1..], ["1", "33.3%"]);
+    // The technique table follows the grade table: locked fired in two of
+    // the three puzzles.
+    let technique_rows: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("technique "))
+        .collect();
+    let locked = technique_rows
+        .iter()
+        .find(|l| l.starts_with("locked"))
+        .expect("a row for locked");
+    assert_eq!(locked.split_whitespace().nth(1), Some("2"), "{text}");
+}
+
+#[test]
+fn a_tier_cap_turns_the_hardest_puzzle_into_guessing() {
+    let out =
+        stdout_of(sudolog().args(["grade", "--json", "--max-tier", "4", "tests/data/essay.txt"]));
+    let last: Value = serde_json::from_str(out.lines().last().expect("three lines")).expect("JSON");
+    assert_eq!(last["grade"], "guessing", "{out}");
+}
+
+#[test]
+fn an_invalid_puzzle_gets_one_line_and_the_others_are_graded() {
+    let out = sudolog()
+        .args(["grade", "tests/data/bad_puzzles.txt"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let invalid = text.lines().filter(|l| l.contains("invalid: ")).count();
+    assert_eq!(invalid, 7, "{text}");
+    assert!(text.contains("bad_puzzles.txt:3  singles"), "{text}");
+    assert_eq!(out.status.code(), Some(2), "invalid input exits with 2");
+}
