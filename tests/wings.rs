@@ -11,10 +11,20 @@
 //! means every digit other than X and Y is eliminated from C, so it also
 //! holds for a placed cell whose digit is X or Y, and for a cell left with
 //! one of them.
+//!
+//! Which wing rule gets the credit for an elimination depends on the order
+//! sudolog derives them in, so the credits are checked on three literal,
+//! hand-verified positions, one per wing: the eliminations of the wings'
+//! first firing, each credited to that wing's rule (found by its comment).
+//!
+//! Mutation testing: with `WINGS_TEST_RULES=DIR`, every sudolog run here uses
+//! `--rules DIR` (a copy of `rules/` with one rule broken), and some test
+//! must then fail.
 
 use assert_cmd::Command;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use std::process::Output;
 use std::sync::OnceLock;
 
 const SAMPLE: &str = "tests/data/wings/sample.txt";
@@ -24,6 +34,24 @@ fn sudolog() -> Command {
     let mut c = Command::cargo_bin("sudolog").expect("the binary is built");
     c.current_dir(env!("CARGO_MANIFEST_DIR"));
     c
+}
+
+/// A rules directory to use instead of the built-in library (mutation tests).
+fn rules_override() -> Option<String> {
+    std::env::var("WINGS_TEST_RULES")
+        .ok()
+        .filter(|d| !d.is_empty())
+}
+
+/// Runs `sudolog <command> [--rules DIR] <rest...>`, with `--rules` when the
+/// mutation override is set.
+fn run(args: &[&str]) -> Output {
+    let mut c = sudolog();
+    c.arg(args[0]);
+    if let Some(dir) = rules_override() {
+        c.args(["--rules", &dir]);
+    }
+    c.args(&args[1..]).output().expect("sudolog runs")
 }
 
 fn read_lines(path: &str) -> Vec<String> {
@@ -342,18 +370,15 @@ fn reference() -> &'static [Outcome] {
 fn solved_json() -> &'static [Value] {
     static JSON: OnceLock<Vec<Value>> = OnceLock::new();
     JSON.get_or_init(|| {
-        let out = sudolog()
-            .args([
-                "solve",
-                "--logic-only",
-                "--format",
-                "json",
-                "--techniques",
-                "singles,wings",
-                SAMPLE,
-            ])
-            .output()
-            .expect("sudolog runs");
+        let out = run(&[
+            "solve",
+            "--logic-only",
+            "--format",
+            "json",
+            "--techniques",
+            "singles,wings",
+            SAMPLE,
+        ]);
         // 1: some puzzles stall (the sample has both kinds).
         assert!(
             matches!(out.status.code(), Some(0 | 1)),
@@ -398,34 +423,89 @@ fn sudolog_cells(row: &Value) -> Vec<String> {
         .collect()
 }
 
+/// `facts SAMPLE --puzzle NUMBER --logic-only --techniques singles,wings
+/// REST...`: its standard output.
+fn sudolog_facts(number: usize, rest: &[&str]) -> String {
+    let number = number.to_string();
+    let mut args = vec![
+        "facts",
+        SAMPLE,
+        "--puzzle",
+        &number,
+        "--logic-only",
+        "--techniques",
+        "singles,wings",
+    ];
+    args.extend(rest);
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "facts {args:?}: {:?} {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
 /// `facts --relation eliminated --rule wings` of one puzzle of the sample:
 /// the set of `cell<TAB>digit` lines.
 fn sudolog_wing_eliminations(number: usize, format: &str) -> String {
-    let out = sudolog()
-        .args([
-            "facts",
-            SAMPLE,
-            "--puzzle",
-            &number.to_string(),
-            "--logic-only",
-            "--techniques",
-            "singles,wings",
+    sudolog_facts(
+        number,
+        &[
             "--relation",
             "eliminated",
             "--rule",
             "wings",
             "--format",
             format,
-        ])
-        .output()
-        .expect("sudolog runs");
-    assert!(
-        out.status.success(),
-        "facts for puzzle {number}: {:?} {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
+        ],
+    )
+}
+
+/// The `step` of a JSON fact (a number or a string of one).
+fn step_of(r: &Value) -> u64 {
+    let s = &r["step"];
+    s.as_u64()
+        .or_else(|| s.as_str().and_then(|t| t.parse().ok()))
+        .expect("a step")
+}
+
+/// The name (`file:line`) of the wings rule that derives `eliminated` and
+/// whose comment starts with `prefix`, as `sudolog check` lists it.
+fn wing_elimination_rule(prefix: &str) -> String {
+    static RULES: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    let rules = RULES.get_or_init(|| {
+        let out = run(&["check"]);
+        assert!(
+            out.status.success(),
+            "sudolog check: {:?} {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // In the `rules:` section: `  NAME  TECHNIQUE  -> HEAD  COMMENT`.
+        String::from_utf8(out.stdout)
+            .expect("utf-8")
+            .lines()
+            .skip_while(|l| !l.starts_with("rules:"))
+            .filter_map(|l| {
+                let words: Vec<&str> = l.split_whitespace().collect();
+                match words[..] {
+                    [name, "wings", "->", "eliminated", ref comment @ ..] => {
+                        Some((name.to_string(), comment.join(" ")))
+                    }
+                    _ => None,
+                }
+            })
+            .collect()
+    });
+    let found: Vec<&String> = rules
+        .iter()
+        .filter(|(_, c)| c.starts_with(prefix))
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(found.len(), 1, "one wings rule commented {prefix:?}");
+    found[0].clone()
 }
 
 fn tsv_set(text: &str) -> BTreeSet<String> {
@@ -591,6 +671,100 @@ fn final_candidates_keep_the_solution_digit() {
     }
 }
 
+/// One literal example: the first firing of the wings in one puzzle of the
+/// sample. The reference's first wing step must make exactly `expected`,
+/// each by `wing` alone; sudolog's earliest wing step must make exactly
+/// `expected` too, every one credited to the rule of `wing`; the pencil
+/// marks just before that step must be `marks` (the pattern, checked by
+/// hand); and the pattern's relations must hold `facts`.
+struct FirstFiring<'a> {
+    /// Line of the sample.
+    number: usize,
+    puzzle: &'a str,
+    wing: Wing,
+    /// How the comment of the wing's elimination rule starts.
+    rule: &'a str,
+    marks: &'a [(&'a str, &'a str)],
+    /// `(relation, fact)`, the fact's columns separated by spaces.
+    facts: &'a [(&'a str, &'a str)],
+    /// `cell digit`, e.g. `r4c8 4`.
+    expected: &'a [&'a str],
+}
+
+impl FirstFiring<'_> {
+    fn check(&self) {
+        let number = self.number;
+        assert_eq!(puzzles()[number - 1], self.puzzle, "sample line {number}");
+        let expected: BTreeSet<String> =
+            self.expected.iter().map(|s| s.replace(' ', "\t")).collect();
+
+        // The reference: the first wing step, by this wing only.
+        let first = &reference()[number - 1].steps[0];
+        assert_eq!(reference_tsv(&first.keys().copied().collect()), expected);
+        for wings in first.values() {
+            assert_eq!(wings, &BTreeSet::from([self.wing]));
+        }
+
+        // sudolog: the wing eliminations of the earliest step.
+        let rows: Vec<Value> = sudolog_wing_eliminations(number, "json")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON line"))
+            .collect();
+        let first_step = rows.iter().map(step_of).min().expect("the wings fire");
+        let firing: Vec<&Value> = rows.iter().filter(|r| step_of(r) == first_step).collect();
+        let got: BTreeSet<String> = firing
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}\t{}",
+                    r["c"].as_str().expect("a cell"),
+                    r["d"].as_str().expect("a digit")
+                )
+            })
+            .collect();
+        assert_eq!(got, expected, "the wing eliminations of step {first_step}");
+        let rule = wing_elimination_rule(self.rule);
+        for r in &firing {
+            assert_eq!(r["rule"], rule.as_str(), "the rule of {r}");
+        }
+
+        // The pattern as sudolog saw it just before.
+        let candidates = tsv_set(&sudolog_facts(
+            number,
+            &[
+                "--relation",
+                "candidate",
+                "--at",
+                &(first_step - 1).to_string(),
+                "--format",
+                "tsv",
+            ],
+        ));
+        for &(cell, digits) in self.marks {
+            let have: String = (1..=9)
+                .filter(|d| candidates.contains(&format!("{cell}\t{d}")))
+                .map(|d: u32| char::from_digit(d, 10).expect("a digit"))
+                .collect();
+            assert_eq!(have, digits, "{cell} before the first wing step");
+        }
+
+        // And the pattern's own relations.
+        let relations: BTreeSet<&str> = self.facts.iter().map(|&(r, _)| r).collect();
+        for relation in relations {
+            let have = tsv_set(&sudolog_facts(
+                number,
+                &["--relation", relation, "--format", "tsv"],
+            ));
+            for &(_, fact) in self.facts.iter().filter(|&&(r, _)| r == relation) {
+                assert!(
+                    have.contains(&fact.replace(' ', "\t")),
+                    "{relation}({fact}) does not hold"
+                );
+            }
+        }
+    }
+}
+
 /// Puzzle 15 of the sample (line 20 of sudokuexchange_diabolical.txt):
 ///
 /// ```text
@@ -613,95 +787,119 @@ fn final_candidates_keep_the_solution_digit() {
 #[test]
 fn xy_wing_example_first_firing() {
     const NUMBER: usize = 15;
-    const PUZZLE: &str =
-        "...693....64...38..2.....5...19.27.....5.7....3.....9...6.7.5...7.2.8.6..82.6.47.";
-    assert_eq!(puzzles()[NUMBER - 1], PUZZLE);
-    let expected: BTreeSet<String> = BTreeSet::from(["r4c8\t4".to_string()]);
-
-    // The reference: one wing step, one elimination, by an XY-wing only.
-    let o = &reference()[NUMBER - 1];
-    let first = &o.steps[0];
-    assert_eq!(reference_tsv(&first.keys().copied().collect()), expected);
-    assert_eq!(first.values().next(), Some(&BTreeSet::from([Wing::Xy])));
-    assert_eq!(o.steps.len(), 1);
-
-    // sudolog: the wing eliminations of the earliest step.
-    let rows: Vec<Value> = sudolog_wing_eliminations(NUMBER, "json")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
-    let step_of = |r: &Value| -> u64 {
-        let s = &r["step"];
-        s.as_u64()
-            .or_else(|| s.as_str().and_then(|t| t.parse().ok()))
-            .expect("a step")
-    };
-    let first_step = rows.iter().map(step_of).min().expect("the wings fire");
-    let got: BTreeSet<String> = rows
-        .iter()
-        .filter(|r| step_of(r) == first_step)
-        .map(|r| {
-            format!(
-                "{}\t{}",
-                r["c"].as_str().expect("a cell"),
-                r["d"].as_str().expect("a digit")
-            )
-        })
-        .collect();
-    assert_eq!(got, expected);
-
-    // The pattern as sudolog saw it just before: pivot, pincers, target.
-    let out = sudolog()
-        .args([
-            "facts",
-            SAMPLE,
-            "--puzzle",
-            &NUMBER.to_string(),
-            "--logic-only",
-            "--techniques",
-            "singles,wings",
-            "--relation",
-            "candidate",
-            "--at",
-            &(first_step - 1).to_string(),
-            "--format",
-            "tsv",
-        ])
-        .output()
-        .expect("sudolog runs");
-    assert!(out.status.success());
-    let candidates = tsv_set(&String::from_utf8(out.stdout).expect("utf-8"));
-    for (cell, digits) in [
-        ("r1c2", "15"),
-        ("r1c8", "14"),
-        ("r4c2", "45"),
-        ("r4c8", "34"),
-    ] {
-        let have: String = (1..=9)
-            .filter(|d| candidates.contains(&format!("{cell}\t{d}")))
-            .map(|d: u32| char::from_digit(d, 10).expect("a digit"))
-            .collect();
-        assert_eq!(have, digits, "{cell} before the first wing step");
+    FirstFiring {
+        number: NUMBER,
+        puzzle: "...693....64...38..2.....5...19.27.....5.7....3.....9...6.7.5...7.2.8.6..82.6.47.",
+        wing: Wing::Xy,
+        rule: "XY-wing:",
+        marks: &[
+            ("r1c2", "15"),
+            ("r1c8", "14"),
+            ("r4c2", "45"),
+            ("r4c8", "34"),
+        ],
+        // Pincers r1c8 and r4c2, digit 4.
+        facts: &[("xy_wing", "r1c8 r4c2 4"), ("xy_wing", "r4c2 r1c8 4")],
+        expected: &["r4c8 4"],
     }
+    .check();
+    // The reference: that is the only wing step.
+    assert_eq!(reference()[NUMBER - 1].steps.len(), 1);
+}
 
-    // And the rule that fired is the XY-wing: pincers r1c8 and r4c2, digit 4.
-    let out = sudolog()
-        .args([
-            "facts",
-            SAMPLE,
-            "--puzzle",
-            &NUMBER.to_string(),
-            "--logic-only",
-            "--techniques",
-            "singles,wings",
-            "--relation",
-            "xy_wing",
-            "--format",
-            "tsv",
-        ])
-        .output()
-        .expect("sudolog runs");
-    assert!(out.status.success());
-    let xy = tsv_set(&String::from_utf8(out.stdout).expect("utf-8"));
-    assert!(xy.contains("r1c8\tr4c2\t4") && xy.contains("r4c2\tr1c8\t4"));
+/// Puzzle 23 of the sample (line 872 of sudokuexchange_diabolical.txt):
+///
+/// ```text
+/// ....1....21.354.96...2.6...5..4.3..1..35.16......8......5...7..3.......58.6...1.9
+/// ```
+///
+/// Singles stall with, among others (rows 1 to 3):
+///
+/// ```text
+/// r1:  469 345689 489 | 89 1 789 | 2345 23457 2347
+/// r2:    2      1   7 |  3 5   4 |    8     9    6
+/// r3:   49  34589 489 |  2 79  6 |  345     1  347
+/// ```
+///
+/// XYZ-wing: the pivot r1c3 {4,8,9} sees the pincer r1c4 {8,9} (row 1) and
+/// the pincer r3c1 {4,9} (box 1). If r1c3 is 8, r1c4 is 9; if it is 4, r3c1
+/// is 9; otherwise r1c3 is 9 itself: one of the three holds 9. The cells
+/// that see all three are those of row 1 in box 1 other than the pivot,
+/// r1c1 {4,6,9} and r1c2 {3,4,5,6,8,9}: 9 leaves both (their solution
+/// digits are 6 and 3). Nothing else: r3c5 {7,9} sees both pincers (row 3,
+/// box 2) but not the pivot, and keeps its 9. No other wing fires then.
+#[test]
+fn xyz_wing_example_first_firing() {
+    FirstFiring {
+        number: 23,
+        puzzle: "....1....21.354.96...2.6...5..4.3..1..35.16......8......5...7..3.......58.6...1.9",
+        wing: Wing::Xyz,
+        rule: "XYZ-wing:",
+        marks: &[
+            ("r1c3", "489"),
+            ("r1c4", "89"),
+            ("r3c1", "49"),
+            ("r1c1", "469"),
+            ("r1c2", "345689"),
+            ("r3c5", "79"),
+        ],
+        // xyz_wing(P, A, B, Z) with A's other digit below B's: A = r3c1 {4,9}.
+        facts: &[("xyz_wing", "r1c3 r3c1 r1c4 9")],
+        expected: &["r1c1 9", "r1c2 9"],
+    }
+    .check();
+}
+
+/// Puzzle 8 of the sample (line 371 of tdoku_magictour_top1465.txt):
+///
+/// ```text
+/// ....8.61..53............5.2...4......2..58..74..7.9.5.964..........2.86.3.....7..
+/// ```
+///
+/// Singles stall with, among others (rows 2, 3, 5, 7 and 9):
+///
+/// ```text
+/// r2: 12678    5     3 | 1269   14679  1467 |   49  4789   489
+/// r3:  1678 1479 16789 | 1369  134679 13467 |    5 34789     2
+/// r5:    16    2   169 |  136       5     8 | 1349   349     7
+/// r7:     9    6     4 |    8     137  1357 |   13     2   135
+/// r9:     3    8     2 | 1569    1469  1456 |    7    49  1459
+/// ```
+///
+/// W-wing: r2c7 and r9c8 both have {4,9}, and 4 has only two places in
+/// row 5 (and in box 6), r5c7 and r5c8: the strong link. r5c7 sees r2c7
+/// (column 7), r5c8 sees r9c8 (column 8). If r2c7 is not 9, it is 4, so
+/// r5c7 is not 4, r5c8 is, and r9c8 is 9: one of the two holds 9. The cells
+/// that see both are r1c8, r2c8, r3c8 (column 8, with r2c7 in row 2 or
+/// box 3) and r7c7, r8c7, r9c7 (column 7, with r9c8 in box 9); of them only
+/// r2c8 {4,7,8,9} and r3c8 {3,4,7,8,9} have a 9 (r7c7 is {1,3}, the others
+/// are givens). 9 leaves both (their solution digits are 4 and 7). No other
+/// wing fires then.
+#[test]
+fn w_wing_example_first_firing() {
+    FirstFiring {
+        number: 8,
+        puzzle: "....8.61..53............5.2...4......2..58..74..7.9.5.964..........2.86.3.....7..",
+        wing: Wing::W,
+        rule: "W-wing:",
+        marks: &[
+            ("r2c7", "49"),
+            ("r9c8", "49"),
+            ("r5c7", "1349"),
+            ("r5c8", "349"),
+            ("r5c1", "16"),
+            ("r5c3", "169"),
+            ("r5c4", "136"),
+            ("r2c8", "4789"),
+            ("r3c8", "34789"),
+            ("r7c7", "13"),
+        ],
+        facts: &[
+            ("link", "r5c7 r5c8 4 row5"),
+            ("w_wing", "r2c7 r9c8 9"),
+            ("w_wing", "r9c8 r2c7 9"),
+        ],
+        expected: &["r2c8 9", "r3c8 9"],
+    }
+    .check();
 }
