@@ -104,6 +104,10 @@ pub struct Store {
     pub active_tier: u32,
     /// Set when a rule of a gated tier derived a new fact this round.
     gated_fired: bool,
+    /// Per tier copy (index in [`Plan::copies`]): the tuples its source
+    /// gained while its tier was off, fed to it when the tier is switched
+    /// on, so a switch costs what was missed rather than everything.
+    missed: Vec<Vec<Tuple>>,
 }
 
 impl Store {
@@ -154,6 +158,7 @@ impl Store {
             derived: 0,
             active_tier: FIRST_GATED_TIER - 1,
             gated_fired: false,
+            missed: vec![Vec::new(); plan.copies.len()],
         };
         // Groups of static seeds already satisfied with a count of zero.
         for (i, agg) in plan.aggs.iter().enumerate() {
@@ -200,6 +205,7 @@ impl Store {
             derived: 0,
             active_tier: self.active_tier,
             gated_fired: false,
+            missed: self.missed.clone(),
         }
     }
 
@@ -223,9 +229,10 @@ impl Store {
             return false;
         };
         self.active_tier = tier;
-        for c in plan.copies.iter().filter(|c| c.tier == tier) {
-            let all = self.tuples(c.from);
-            self.vars[c.to].insert(all.into());
+        for (c, missed) in plan.copies.iter().zip(&mut self.missed) {
+            if c.tier == tier {
+                self.vars[c.to].insert(std::mem::take(missed).into());
+            }
         }
         true
     }
@@ -323,10 +330,12 @@ impl Store {
             {
                 return RunEnd::Contradiction;
             }
-            for c in &plan.copies {
+            for (c, missed) in plan.copies.iter().zip(&mut self.missed) {
+                let recent = self.vars[c.from].recent.borrow();
                 if c.tier <= self.active_tier {
-                    let recent = self.vars[c.from].recent.borrow().elements.clone();
-                    self.vars[c.to].insert(recent.into());
+                    self.vars[c.to].insert(recent.elements.clone().into());
+                } else {
+                    missed.extend_from_slice(&recent.elements);
                 }
             }
             for op in &plan.ops {
