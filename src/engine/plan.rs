@@ -336,6 +336,11 @@ pub struct Plan {
     pub rule_tiers: FxHashMap<usize, u32>,
     /// The highest tier of any rule here.
     pub max_tier: u32,
+    /// Per variable: whether it is a *pipe*, an intermediate result that one
+    /// later operator of the same round reads and nothing else does. Its
+    /// tuples go straight to that operator instead of through a datafrog
+    /// variable (no sorting into batches, no deduplication against history).
+    pub pipes: Vec<bool>,
 }
 
 /// Rules of tiers at or above this one run only when every easier tier is
@@ -406,7 +411,85 @@ pub fn compile(
             b.compile_rule(rule, out, rule.source_rule)?;
         }
     }
+    b.plan.pipes = pipes(&b.plan);
     Ok(b.plan)
+}
+
+/// Finds the pipes of a plan (see [`Plan::pipes`]): variables written by
+/// one operator and read only by one later `Extend` or `Map`, which reads
+/// just the newest tuples anyway. Skipping the variable is sound because an
+/// intermediate keeps every variable still needed: a count body's keeps
+/// every variable of its binding, so distinct inputs stay distinct; a
+/// rule's may repeat tuples across rounds, which its head deduplicates.
+fn pipes(plan: &Plan) -> Vec<bool> {
+    let n = plan.vars.len();
+    let mut writer: Vec<Option<usize>> = vec![None; n];
+    let mut writers = vec![0usize; n];
+    let mut reader: Vec<Option<usize>> = vec![None; n];
+    let mut reads = vec![0usize; n];
+    let mut pinned = vec![false; n];
+    for (i, op) in plan.ops.iter().enumerate() {
+        let (inputs, out): (Vec<VarIdx>, Option<&Out>) = match op {
+            Op::Map { from, to, .. } => (vec![*from], Some(to)),
+            Op::Extend { source, to, .. } => (vec![*source], Some(to)),
+            Op::Join {
+                left, right, to, ..
+            } => {
+                // A join reads its inputs' whole history.
+                pinned[*left] = true;
+                pinned[*right] = true;
+                (vec![*left, *right], Some(to))
+            }
+            Op::SeedCheck { seed, agg } => {
+                pinned[*seed] = true;
+                pinned[plan.aggs[*agg].reached] = true;
+                (vec![*seed], None)
+            }
+        };
+        for v in inputs {
+            reads[v] += 1;
+            reader[v] = Some(i);
+        }
+        if let Some(out) = out
+            && out.count.is_none()
+        {
+            writers[out.var] += 1;
+            writer[out.var] = Some(i);
+            if out.rule.is_some() {
+                pinned[out.var] = true;
+            }
+        }
+    }
+    for &v in plan.rel_var.values() {
+        pinned[v] = true;
+    }
+    for &(_, v) in &plan.loads {
+        pinned[v] = true;
+    }
+    for &v in &plan.unit_loads {
+        pinned[v] = true;
+    }
+    for &(_, v) in &plan.base_loads {
+        pinned[v] = true;
+    }
+    for c in &plan.copies {
+        pinned[c.from] = true;
+        pinned[c.to] = true;
+    }
+    for a in &plan.aggs {
+        pinned[a.reached] = true;
+        if let SeedSource::Var(v) = a.seed {
+            pinned[v] = true;
+        }
+    }
+    (0..n)
+        .map(|v| {
+            !pinned[v]
+                && writers[v] == 1
+                && reads[v] == 1
+                && matches!((writer[v], reader[v]), (Some(w), Some(r)) if r > w)
+        })
+        .collect()
 }
 
 struct Builder<'a> {

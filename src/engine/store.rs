@@ -108,6 +108,9 @@ pub struct Store {
     /// gained while its tier was off, fed to it when the tier is switched
     /// on, so a switch costs what was missed rather than everything.
     missed: Vec<Vec<Tuple>>,
+    /// Per variable: the tuples a pipe carries to its reader this round
+    /// (always empty between rounds).
+    pipe_buf: Vec<Vec<Tuple>>,
 }
 
 impl Store {
@@ -159,6 +162,7 @@ impl Store {
             active_tier: FIRST_GATED_TIER - 1,
             gated_fired: false,
             missed: vec![Vec::new(); plan.copies.len()],
+            pipe_buf: vec![Vec::new(); plan.vars.len()],
         };
         // Groups of static seeds already satisfied with a count of zero.
         for (i, agg) in plan.aggs.iter().enumerate() {
@@ -206,6 +210,7 @@ impl Store {
             active_tier: self.active_tier,
             gated_fired: false,
             missed: self.missed.clone(),
+            pipe_buf: vec![Vec::new(); plan.vars.len()],
         }
     }
 
@@ -396,6 +401,10 @@ impl Store {
             return;
         }
         self.derived += tuples.len() as u64;
+        if plan.pipes.get(to.var).copied().unwrap_or(false) && to.count.is_none() {
+            self.pipe_buf[to.var].extend(tuples);
+            return;
+        }
         if let Some(agg) = to.count {
             // Full bindings of a count's body, each new: no sorting needed.
             self.bump_counters(agg, &tuples, plan);
@@ -474,6 +483,16 @@ impl Store {
         }
     }
 
+    /// The tuples waiting in a pipe (see [`Plan::pipes`]), or `None` if the
+    /// variable is not one and its newest tuples are to be read instead.
+    fn take_pipe(&mut self, var: usize, plan: &Plan) -> Option<Vec<Tuple>> {
+        plan.pipes
+            .get(var)
+            .copied()
+            .unwrap_or(false)
+            .then(|| std::mem::take(&mut self.pipe_buf[var]))
+    }
+
     fn run_op(&mut self, op: &Op, plan: &Plan, statics: &Statics) {
         let absent = |id: IndexId, t: &Tuple| statics.absent(id, t);
         match op {
@@ -483,10 +502,12 @@ impl Store {
                 emit,
                 to,
             } => {
+                let piped = self.take_pipe(*from, plan);
                 let out: Vec<Tuple> = {
                     let recent = self.vars[*from].recent.borrow();
+                    let input = piped.as_deref().unwrap_or(&recent.elements);
                     let zero: Half = [0; HALF];
-                    recent
+                    input
                         .iter()
                         .filter_map(|t| {
                             let f = Frame::new(t, &zero);
@@ -522,13 +543,15 @@ impl Store {
                 emit,
                 to,
             } => {
+                let piped = self.take_pipe(*source, plan);
                 let out = {
                     let recent = self.vars[*source].recent.borrow();
-                    if recent.is_empty() {
+                    let input = piped.as_deref().unwrap_or(&recent.elements);
+                    if input.is_empty() {
                         Vec::new()
                     } else {
                         extend(
-                            &recent,
+                            input,
                             statics.index_tuples(*index),
                             key,
                             checks,
@@ -623,7 +646,7 @@ fn join(
 /// that results are appended unsorted: count bodies never need sorting, and
 /// other outputs are sorted once, unstably, by [`Store::output`].
 fn extend(
-    source: &Relation<Tuple>,
+    source: &[Tuple],
     index: &Relation<Tuple>,
     key: &[plan::CExpr],
     checks: &[Check],
