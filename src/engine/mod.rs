@@ -434,11 +434,11 @@ impl Solve<'_> {
         let n = self.geometry.n;
         let all: u32 = ((1u64 << (n + 1)) - 2) as u32;
         let mut m = vec![all; n * n];
-        for t in self.store.tuples(self.engine.eliminated) {
-            if let (Some(c), Some(d)) = (self.cell_index(slot(&t, 0)), self.digit_ok(slot(&t, 1))) {
+        self.store.for_each_tuple(self.engine.eliminated, |t| {
+            if let (Some(c), Some(d)) = (self.cell_index(slot(t, 0)), self.digit_ok(slot(t, 1))) {
                 m[c] &= !(1 << d);
             }
-        }
+        });
         m
     }
 

@@ -276,6 +276,16 @@ impl Store {
         v.stable.borrow().iter().map(|r| r.len()).sum::<usize>() + v.recent.borrow().len()
     }
 
+    /// Calls `f` on every tuple of a variable, in no particular order and
+    /// without sorting (stable batches and the newest tuples are disjoint).
+    pub fn for_each_tuple(&self, var: usize, mut f: impl FnMut(&Tuple)) {
+        let v = &self.vars[var];
+        for batch in v.stable.borrow().iter() {
+            batch.iter().for_each(&mut f);
+        }
+        v.recent.borrow().iter().for_each(f);
+    }
+
     /// Every tuple of a variable, sorted.
     pub fn tuples(&self, var: usize) -> Vec<Tuple> {
         let v = &self.vars[var];
