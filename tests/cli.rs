@@ -1,7 +1,9 @@
 //! The command line, end to end: formats, exit codes, rule-set options,
 //! bad input in a batch.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{json_lines, stdout_of, sudolog};
 use predicates::prelude::*;
 use std::fs;
 
@@ -11,16 +13,6 @@ const ESSAY_1_SOLUTION: &str =
     "147253698398176245256489731839761524714925386625348917582694173963817452471532869";
 const ESSAY_2: &str =
     "...6.8.1.......7..7..5........7..38.6....31.5.72...6.....3..8....9......4.6.2...3";
-
-fn sudolog() -> Command {
-    let mut c = Command::cargo_bin("sudolog").expect("the binary is built");
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
-
-fn stdout_of(cmd: &mut Command) -> String {
-    String::from_utf8(cmd.output().expect("runs").stdout).expect("utf-8 output")
-}
 
 #[test]
 fn singles_solve_the_first_essay_puzzle_exactly() {
@@ -110,10 +102,7 @@ fn json_format_has_one_object_per_puzzle() {
         "json",
         "tests/data/essay.txt",
     ]));
-    let objects: Vec<serde_json::Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect();
+    let objects = json_lines(&out);
     assert_eq!(objects.len(), 3);
     assert_eq!(objects[0]["status"], "solved");
     assert_eq!(objects[0]["solution"], ESSAY_1_SOLUTION);

@@ -2,45 +2,18 @@
 //! against logic-only solves with the tiers capped just at and just below
 //! it, and the summary tables.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{check_listing, json_lines, read_repo_file, stdout_of, sudolog};
 use serde_json::Value;
 
-fn sudolog() -> Command {
-    let mut c = Command::cargo_bin("sudolog").expect("the binary is built");
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
-
-fn stdout_of(cmd: &mut Command) -> String {
-    String::from_utf8(cmd.output().expect("runs").stdout).expect("utf-8 output")
-}
-
-/// Technique name -> tier, from `sudolog check`.
-fn tiers() -> Vec<(String, u32)> {
-    stdout_of(sudolog().arg("check"))
-        .lines()
-        .skip_while(|l| !l.starts_with("techniques"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| {
-            let mut w = l.split_whitespace();
-            let tier = w.next()?.parse().ok()?;
-            Some((w.next()?.to_string(), tier))
-        })
-        .collect()
-}
-
 fn grades(file: &str) -> Vec<Value> {
-    stdout_of(sudolog().args(["grade", "--json", file]))
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON lines"))
-        .collect()
+    json_lines(&stdout_of(sudolog().args(["grade", "--json", file])))
 }
 
 /// Whether `solve --logic-only --max-tier T` solves the puzzle on `line`.
 fn solved_up_to(file: &str, line: u64, tier: u32) -> bool {
-    let text = std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR")))
-        .expect("the sample is in the repo");
+    let text = read_repo_file(file);
     let puzzle = text
         .lines()
         .nth(line as usize - 1)
@@ -80,12 +53,11 @@ fn the_essay_puzzles_get_their_grades() {
 
 #[test]
 fn a_grade_is_the_lowest_tier_cap_that_solves_the_puzzle() {
-    let tiers = tiers();
+    // Technique name -> tier, from `sudolog check`.
+    let listing = check_listing(None);
     let tier_of = |name: &str| {
-        tiers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|&(_, t)| t)
+        listing
+            .tier(name)
             .unwrap_or_else(|| panic!("grade names a technique `check` lists: {name}"))
     };
     let mut seen = Vec::new();

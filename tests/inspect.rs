@@ -1,7 +1,9 @@
 //! Inspecting derived facts: facts, query, explain, trace, SQLite export.
 //! Expected answers are computed here from the givens, independently.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{cell_name, json_lines};
 use std::collections::BTreeSet;
 
 const ESSAY_1: &str =
@@ -12,9 +14,7 @@ const ESSAY_3: &str =
 /// Runs sudolog with the grid and singles tiers only: these tests are about
 /// provenance, and need the third puzzle to take guesses.
 fn sudolog(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let out = Command::cargo_bin("sudolog")
-        .expect("binary")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let out = common::sudolog()
         .args(args)
         .args(["--max-tier", "1"])
         .write_stdin(stdin.to_string())
@@ -25,16 +25,6 @@ fn sudolog(args: &[&str], stdin: &str) -> (i32, String, String) {
         String::from_utf8(out.stdout).expect("utf-8"),
         String::from_utf8(out.stderr).expect("utf-8"),
     )
-}
-
-fn json_lines(s: &str) -> Vec<serde_json::Value> {
-    s.lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect()
-}
-
-fn name(cell: usize) -> String {
-    format!("r{}c{}", cell / 9 + 1, cell % 9 + 1)
 }
 
 /// Pencil marks from the givens alone: a given cell keeps its digit, an
@@ -56,7 +46,7 @@ fn pencil_marks(puzzle: &str) -> BTreeSet<(String, u8)> {
                 (0..81).all(|o| !(sees(c, o) && g[o] == d))
             };
             if ok {
-                out.insert((name(c), d));
+                out.insert((cell_name(c), d));
             }
         }
     }
@@ -171,17 +161,20 @@ fn explaining_every_non_given_cell_reaches_only_givens() {
         if ch != '.' {
             continue;
         }
-        let (code, out, err) = sudolog(&["explain", "-", &name(cell), "--format", "json"], ESSAY_1);
+        let (code, out, err) = sudolog(
+            &["explain", "-", &cell_name(cell), "--format", "json"],
+            ESSAY_1,
+        );
         assert_eq!(code, 0, "{err}");
         let tree: serde_json::Value = serde_json::from_str(out.trim()).expect("JSON tree");
-        assert_eq!(tree["kind"], "derived", "{}", name(cell));
+        assert_eq!(tree["kind"], "derived", "{}", cell_name(cell));
         let mut kinds = Vec::new();
         leaves(&tree, &mut kinds);
         // A leaf is a given, or a fact already explained higher up.
         assert!(
             kinds.iter().all(|k| k == "given" || k == "seen"),
             "{}: {kinds:?}",
-            name(cell)
+            cell_name(cell)
         );
         assert!(kinds.iter().any(|k| k == "given"));
         checked += 1;

@@ -1,7 +1,9 @@
 //! The branching layer through the command line: first solution, counting,
 //! no solution, logic only, limits, guess logs, invalid results.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{json_lines, sudolog};
 use predicates::prelude::*;
 use std::fs;
 
@@ -20,12 +22,6 @@ const ESSAY: [(&str, &str); 3] = [
     ),
 ];
 
-fn sudolog() -> Command {
-    let mut c = Command::cargo_bin("sudolog").expect("the binary is built");
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
-
 fn run(args: &[&str], stdin: &str) -> (i32, String) {
     let out = sudolog()
         .args(args)
@@ -36,12 +32,6 @@ fn run(args: &[&str], stdin: &str) -> (i32, String) {
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).expect("utf-8"),
     )
-}
-
-fn json_lines(out: &str) -> Vec<serde_json::Value> {
-    out.lines()
-        .map(|l| serde_json::from_str(l).expect("JSON"))
-        .collect()
 }
 
 #[test]

@@ -54,10 +54,16 @@
 //! here uses `--rules DIR` (a copy of `rules/` with one rule broken), and
 //! some test must then fail.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{
+    ALL, Geometry, Listing, N, State, assert_keeps_solutions, bit, box_of, cell_digit_pairs,
+    cell_name, check_listing, col_of, elim_tsv, fact_cell_digit, facts_in_stats, final_difference,
+    json_lines, parse_cell, read_lines, repo_path, row_of, sole_digit, solve_json, sorted_by_index,
+    status_difference, step_of,
+};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::Output;
 use std::sync::OnceLock;
 
 const SAMPLE: &str = "tests/data/single_digit/sample.txt";
@@ -68,45 +74,23 @@ const SINGLES: &str = "singles,single_digit";
 const LOCKED: &str = "singles,locked,single_digit";
 const SETS: [&str; 2] = [SINGLES, LOCKED];
 
+/// The technique of the patterns.
+const TECHNIQUE: &str = "single_digit";
+
 /// A rules directory to use instead of the built-in library (mutation tests).
 fn rules_override() -> Option<String> {
-    std::env::var("SINGLE_DIGIT_TEST_RULES")
-        .ok()
-        .filter(|d| !d.is_empty())
+    common::rules_override("SINGLE_DIGIT_TEST_RULES")
+}
+
+/// The rules directory of a run: `rules` if given, else the mutation
+/// override if set, else none (the built-in library).
+fn rules_or_override(rules: Option<&str>) -> Option<String> {
+    rules.map(String::from).or_else(rules_override)
 }
 
 /// The directory whose `.dl` files the tests copy for the wrap example.
 fn rules_source() -> String {
-    rules_override().unwrap_or_else(|| format!("{}/rules", env!("CARGO_MANIFEST_DIR")))
-}
-
-fn sudolog() -> Command {
-    let mut c = Command::cargo_bin("sudolog").expect("the binary is built");
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
-
-/// Runs `sudolog <command> [--rules DIR] <rest...>`: `rules` if given, else
-/// the mutation override if set, else the built-in library.
-fn run(args: &[&str], rules: Option<&str>) -> Output {
-    let overridden = rules_override();
-    let rules = rules.or(overridden.as_deref());
-    let mut all: Vec<&str> = vec![args[0]];
-    if let Some(dir) = rules {
-        all.extend(["--rules", dir]);
-    }
-    all.extend(&args[1..]);
-    sudolog().args(&all).output().expect("sudolog runs")
-}
-
-fn read_lines(path: &str) -> Vec<String> {
-    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&full)
-        .unwrap_or_else(|e| panic!("{full}: {e}"))
-        .lines()
-        .map(|l| l.trim().to_string())
-        .filter(|l| !l.is_empty())
-        .collect()
+    rules_override().unwrap_or_else(|| repo_path("rules"))
 }
 
 fn puzzles() -> Vec<String> {
@@ -118,106 +102,10 @@ fn solutions() -> Vec<String> {
 }
 
 // ---------------------------------------------------------------------------
-// The reference solver.
+// The reference solver (on the candidate grid of `common::State`).
 // ---------------------------------------------------------------------------
 
-const N: usize = 81;
-
-/// Digit 1..=9 as a bit of a candidate mask.
-fn bit(d: u8) -> u16 {
-    1 << (d - 1)
-}
-
-fn cell_name(c: usize) -> String {
-    format!("r{}c{}", c / 9 + 1, c % 9 + 1)
-}
-
-/// `r3c5` -> its index.
-fn parse_cell(s: &str) -> usize {
-    let b = s.as_bytes();
-    assert!(
-        b.len() == 4 && b[0] == b'r' && b[2] == b'c',
-        "not a 9x9 cell: {s:?}"
-    );
-    let (r, c) = ((b[1] - b'1') as usize, (b[3] - b'1') as usize);
-    assert!(r < 9 && c < 9, "not a 9x9 cell: {s:?}");
-    r * 9 + c
-}
-
-fn row_of(c: usize) -> usize {
-    c / 9
-}
-
-fn col_of(c: usize) -> usize {
-    c % 9
-}
-
-fn box_of(c: usize) -> usize {
-    c / 27 * 3 + c % 9 / 3
-}
-
-/// The 27 units of a 9x9 grid (rows 0..9, columns 9..18, boxes 18..27) and
-/// the peer relation (different cells that share a unit).
-struct Geometry {
-    units: Vec<[usize; 9]>,
-    peer: [[bool; N]; N],
-}
-
-impl Geometry {
-    fn new() -> Geometry {
-        let mut units = Vec::new();
-        for r in 0..9 {
-            units.push(std::array::from_fn(|i| r * 9 + i));
-        }
-        for c in 0..9 {
-            units.push(std::array::from_fn(|i| i * 9 + c));
-        }
-        for b in 0..9 {
-            let (r0, c0) = (b / 3 * 3, b % 3 * 3);
-            units.push(std::array::from_fn(|i| (r0 + i / 3) * 9 + c0 + i % 3));
-        }
-        let mut peer = [[false; N]; N];
-        for u in &units {
-            for &a in u {
-                for &b in u {
-                    if a != b {
-                        peer[a][b] = true;
-                    }
-                }
-            }
-        }
-        Geometry { units, peer }
-    }
-
-    /// The cells other than `b` and `e` that see both.
-    fn seeing_both(&self, b: usize, e: usize) -> impl Iterator<Item = usize> + '_ {
-        (0..N).filter(move |&x| self.peer[b][x] && self.peer[e][x])
-    }
-}
-
-/// Candidates (a digit stays a candidate until it is eliminated) and the
-/// placed digits (0: open).
-#[derive(Clone, PartialEq, Eq, Debug)]
-struct State {
-    cand: [u16; N],
-    placed: [u8; N],
-}
-
 impl State {
-    fn from_line(line: &str) -> State {
-        assert_eq!(line.len(), N, "a 9x9 puzzle line: {line}");
-        let mut s = State {
-            cand: [0x1ff; N],
-            placed: [0; N],
-        };
-        for (i, ch) in line.chars().enumerate() {
-            if let Some(d) = ch.to_digit(10).filter(|&d| d > 0) {
-                s.placed[i] = d as u8;
-            }
-        }
-        s
-    }
-
     /// The pencil marks of `facts --relation candidate --format tsv`
     /// (`cell<TAB>digit` lines); nothing is marked placed.
     fn from_candidate_tsv(text: &str) -> State {
@@ -225,27 +113,10 @@ impl State {
             cand: [0; N],
             placed: [0; N],
         };
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let (cell, digit) = line.trim_end().split_once('\t').expect("cell<TAB>digit");
-            let d: u8 = digit.parse().expect("a digit");
-            s.cand[parse_cell(cell)] |= bit(d);
+        for (c, d) in cell_digit_pairs(text) {
+            s.cand[c] |= bit(d);
         }
         s
-    }
-
-    fn elim(&self, c: usize, d: u8) -> bool {
-        self.cand[c] & bit(d) == 0
-    }
-
-    fn solved(&self) -> bool {
-        self.placed.iter().all(|&d| d != 0)
-    }
-
-    fn candidates(&self, c: usize) -> String {
-        (1..=9u8)
-            .filter(|&d| !self.elim(c, d))
-            .map(|d| char::from(b'0' + d))
-            .collect()
     }
 
     /// D's places in a unit: its cells where D is not eliminated.
@@ -285,8 +156,8 @@ impl State {
                 let d = self.placed[c];
                 if d != 0 {
                     assert!(!self.elim(c, d), "{}={d} is eliminated", cell_name(c));
-                } else if self.cand[c].count_ones() == 1 {
-                    self.placed[c] = self.cand[c].trailing_zeros() as u8 + 1;
+                } else if let Some(d) = sole_digit(self.cand[c]) {
+                    self.placed[c] = d;
                 }
             }
             for u in &g.units {
@@ -555,78 +426,18 @@ fn reference(set: &str) -> &'static [Outcome] {
 // sudolog's side.
 // ---------------------------------------------------------------------------
 
-/// What `sudolog check` says about the rule set in use.
-struct Library {
-    /// Technique -> tier.
-    tiers: BTreeMap<String, u32>,
-    /// (rule name, technique, head relation, description) per rule.
-    rules: Vec<(String, String, String, String)>,
-}
-
-fn check(rules: Option<&str>) -> Library {
-    let out = run(&["check"], rules);
-    assert!(
-        out.status.success(),
-        "sudolog check: {:?} {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("utf-8");
-    let mut section = "";
-    let mut lib = Library {
-        tiers: BTreeMap::new(),
-        rules: Vec::new(),
-    };
-    for line in text.lines() {
-        if !line.starts_with(' ') {
-            section = line.split_whitespace().next().unwrap_or("");
-            continue;
-        }
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match section {
-            "techniques" if words.len() >= 2 => {
-                let tier = words[0].parse().expect("a tier number");
-                lib.tiers.insert(words[1].to_string(), tier);
-            }
-            "rules:" if words.len() >= 4 && words[2] == "->" => lib.rules.push((
-                words[0].to_string(),
-                words[1].to_string(),
-                words[3].to_string(),
-                words[4..].join(" "),
-            )),
-            _ => {}
-        }
-    }
+/// `sudolog check` of a rule set (`rules`, else the mutation override if
+/// set, else the built-in library); every entry must be well-formed.
+fn listing(rules: Option<&str>) -> Listing {
+    let lib = check_listing(rules_or_override(rules).as_deref());
+    assert!(lib.malformed.is_empty(), "{:?}", lib.malformed);
     lib
 }
 
-impl Library {
-    /// The single_digit rules that derive `eliminated`.
-    fn elimination_rules(&self) -> Vec<&(String, String, String, String)> {
-        self.rules
-            .iter()
-            .filter(|(_, t, h, _)| t == "single_digit" && h == "eliminated")
-            .collect()
-    }
-
-    /// The name (`file:line`) of the single_digit elimination rule whose
-    /// description starts with `prefix`.
-    fn rule(&self, prefix: &str) -> String {
-        let found: Vec<&String> = self
-            .elimination_rules()
-            .into_iter()
-            .filter(|(_, _, _, d)| d.starts_with(prefix))
-            .map(|(n, _, _, _)| n)
-            .collect();
-        assert_eq!(found.len(), 1, "one rule described as {prefix:?}");
-        found[0].clone()
-    }
-}
-
 /// The rule set in use (the built-in library, or the mutation override).
-fn library() -> &'static Library {
-    static LIBRARY: OnceLock<Library> = OnceLock::new();
-    LIBRARY.get_or_init(|| check(None))
+fn library() -> &'static Listing {
+    static LIBRARY: OnceLock<Listing> = OnceLock::new();
+    LIBRARY.get_or_init(|| listing(None))
 }
 
 /// The description each pattern's rule starts with.
@@ -637,6 +448,12 @@ fn description(p: Pattern) -> &'static str {
         Pattern::Trap => "Colour trap:",
         Pattern::Wrap => "Colour wrap:",
     }
+}
+
+/// The name (`file:line`) of the single_digit elimination rule of pattern
+/// `p` in a rule set.
+fn rule_of(lib: &Listing, p: Pattern) -> String {
+    lib.elimination_rule(TECHNIQUE, description(p))
 }
 
 /// `solve --logic-only --format json --techniques SET` on the whole sample,
@@ -650,114 +467,27 @@ fn solved_json(set: &str) -> &'static [Value] {
         _ => panic!("unknown set {set}"),
     };
     cell.get_or_init(|| {
-        let out = run(
-            &[
-                "solve",
-                "--logic-only",
-                "--format",
-                "json",
-                "--techniques",
-                set,
-                SAMPLE,
-            ],
-            None,
-        );
-        // 1: some puzzles stall (the sample has both kinds).
-        assert!(
-            matches!(out.status.code(), Some(0 | 1)),
-            "exit status {:?}: {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8(out.stdout).expect("utf-8");
-        let mut rows: Vec<Value> = text
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("a JSON line"))
-            .collect();
-        rows.sort_by_key(|r| r["index"].as_u64().expect("an index"));
-        assert_eq!(rows.len(), puzzles().len(), "one result per puzzle");
-        for (i, r) in rows.iter().enumerate() {
-            assert_eq!(r["index"].as_u64(), Some(i as u64 + 1));
-        }
-        rows
+        let rows = solve_json(SAMPLE, set, rules_override().as_deref());
+        sorted_by_index(rows, puzzles().len())
     })
-}
-
-/// The final candidates of every cell (a placed cell has its one digit),
-/// as sudolog reports them: `solution` when solved, else the placed digits
-/// of `partial` and the `candidates` of the open cells.
-fn sudolog_cells(row: &Value) -> Vec<String> {
-    if row["status"] == "solved" {
-        let solution = row["solution"].as_str().expect("a solution");
-        return solution.chars().map(String::from).collect();
-    }
-    let partial = row["partial"].as_str().expect("a partial grid");
-    let candidates = row["candidates"].as_object().expect("candidates");
-    partial
-        .chars()
-        .enumerate()
-        .map(|(c, ch)| match ch {
-            '1'..='9' => ch.to_string(),
-            _ => candidates[&cell_name(c)]
-                .as_str()
-                .expect("a candidate string")
-                .to_string(),
-        })
-        .collect()
 }
 
 /// New `eliminated` facts credited to the single_digit elimination rules in
 /// a puzzle's statistics.
 fn credited_in_stats(row: &Value) -> u64 {
-    let names: BTreeSet<&String> = library()
-        .elimination_rules()
+    let names: BTreeSet<&str> = library()
+        .elimination_rules(TECHNIQUE)
         .into_iter()
-        .map(|(n, _, _, _)| n)
+        .map(|r| r.name.as_str())
         .collect();
-    row["stats"]["firings"]
-        .as_array()
-        .expect("firings")
-        .iter()
-        .filter(|f| names.contains(&f["rule"].as_str().expect("a rule name").to_string()))
-        .map(|f| f["facts"].as_u64().expect("a count"))
-        .sum()
+    facts_in_stats(row, |rule| names.contains(rule))
 }
 
 /// `facts SAMPLE --puzzle NUMBER --logic-only --techniques SET ...` (with
 /// `rules` instead of the library if given).
 fn facts(number: usize, set: &str, rules: Option<&str>, rest: &[&str]) -> String {
-    let number = number.to_string();
-    let mut args = vec![
-        "facts",
-        SAMPLE,
-        "--puzzle",
-        &number,
-        "--logic-only",
-        "--techniques",
-        set,
-    ];
-    args.extend(rest);
-    let out = run(&args, rules);
-    assert!(
-        out.status.success(),
-        "facts {args:?}: {:?} {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
-
-fn tsv(set: &BTreeSet<(usize, u8)>) -> BTreeSet<String> {
-    set.iter()
-        .map(|&(c, d)| format!("{}\t{d}", cell_name(c)))
-        .collect()
-}
-
-fn step_of(r: &Value) -> u64 {
-    let s = &r["step"];
-    s.as_u64()
-        .or_else(|| s.as_str().and_then(|t| t.parse().ok()))
-        .expect("a step")
+    let rules = rules_or_override(rules);
+    common::facts(SAMPLE, number, set, rules.as_deref(), None, rest)
 }
 
 /// One literal example: the eliminations credited to one rule over the
@@ -787,7 +517,7 @@ impl Example<'_> {
         let expected: BTreeSet<String> =
             self.expected.iter().map(|s| s.replace(' ', "\t")).collect();
 
-        let rows: Vec<Value> = facts(
+        let rows = json_lines(&facts(
             number,
             set,
             rules,
@@ -799,20 +529,8 @@ impl Example<'_> {
                 "--format",
                 "json",
             ],
-        )
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
-        let got: BTreeSet<String> = rows
-            .iter()
-            .map(|r| {
-                format!(
-                    "{}\t{}",
-                    r["c"].as_str().expect("a cell"),
-                    r["d"].as_str().expect("a digit")
-                )
-            })
-            .collect();
+        ));
+        let got: BTreeSet<String> = rows.iter().map(fact_cell_digit).collect();
         assert_eq!(got, expected, "eliminations credited to {rule}");
         let steps: BTreeSet<u64> = rows.iter().map(step_of).collect();
         assert_eq!(steps.len(), 1, "{rule} fires in one step: {steps:?}");
@@ -846,7 +564,7 @@ impl Example<'_> {
             .map(|(c, d, _)| (c, d))
             .collect();
         assert_eq!(
-            tsv(&derived),
+            elim_tsv(&derived),
             expected,
             "the reference's {:?} eliminations at that position",
             self.pattern
@@ -861,16 +579,8 @@ fn compare_with_reference(set: &str) {
     let mut differences = Vec::new();
     for (i, (row, o)) in solved_json(set).iter().zip(reference(set)).enumerate() {
         let number = i + 1;
-        let want_status = if o.state.solved() {
-            "solved"
-        } else {
-            "stalled"
-        };
-        if row["status"] != want_status {
-            differences.push(format!(
-                "puzzle {number}: status {} (reference: {want_status})",
-                row["status"]
-            ));
+        if let Some(d) = status_difference(number, row, &o.state) {
+            differences.push(d);
             continue;
         }
         if (credited_in_stats(row) > 0) != o.single_digit_fires() {
@@ -880,41 +590,7 @@ fn compare_with_reference(set: &str) {
                 o.single_digit_fires()
             ));
         }
-        if o.state.solved() {
-            let want: String = o
-                .state
-                .placed
-                .iter()
-                .map(|d| char::from(b'0' + d))
-                .collect();
-            if row["solution"] != want.as_str() {
-                differences.push(format!(
-                    "puzzle {number}: solution {} (reference: {want})",
-                    row["solution"]
-                ));
-            }
-        } else {
-            let got = row["candidates"].as_object().expect("candidates");
-            let got: BTreeMap<String, String> = got
-                .iter()
-                .map(|(k, v)| (k.clone(), v.as_str().expect("a string").to_string()))
-                .collect();
-            let want: BTreeMap<String, String> = (0..N)
-                .filter(|&c| o.state.placed[c] == 0)
-                .map(|c| (cell_name(c), o.state.candidates(c)))
-                .collect();
-            if got != want {
-                let cells: Vec<String> = want
-                    .keys()
-                    .chain(got.keys())
-                    .collect::<BTreeSet<_>>()
-                    .into_iter()
-                    .filter(|k| got.get(*k) != want.get(*k))
-                    .map(|k| format!("{k}: {:?} (reference {:?})", got.get(k), want.get(k)))
-                    .collect();
-                differences.push(format!("puzzle {number}: {}", cells.join(", ")));
-            }
-        }
+        differences.extend(final_difference(number, row, &o.state));
     }
     assert!(differences.is_empty(), "{set}:\n{}", differences.join("\n"));
 }
@@ -929,11 +605,11 @@ fn compare_with_reference(set: &str) {
 #[test]
 fn the_library_has_the_patterns_at_tier_7() {
     let lib = library();
-    assert_eq!(lib.tiers.get("singles"), Some(&1));
-    assert_eq!(lib.tiers.get("locked"), Some(&2));
-    assert_eq!(lib.tiers.get("single_digit"), Some(&7));
-    assert_eq!(lib.elimination_rules().len(), 4);
-    let names: BTreeSet<String> = PATTERNS.iter().map(|&p| lib.rule(description(p))).collect();
+    assert_eq!(lib.tier("singles"), Some(1));
+    assert_eq!(lib.tier("locked"), Some(2));
+    assert_eq!(lib.tier("single_digit"), Some(7));
+    assert_eq!(lib.elimination_rules(TECHNIQUE).len(), 4);
+    let names: BTreeSet<String> = PATTERNS.iter().map(|&p| rule_of(lib, p)).collect();
     assert_eq!(names.len(), 4);
 }
 
@@ -965,7 +641,7 @@ fn the_sample_is_valid_and_the_patterns_fire() {
         let digits: Vec<u8> = sol.bytes().map(|b| b - b'0').collect();
         for u in &g.units {
             let mask = u.iter().fold(0u16, |m, &c| m | bit(digits[c]));
-            assert_eq!(mask, 0x1ff, "puzzle {}: the solution is not a grid", i + 1);
+            assert_eq!(mask, ALL, "puzzle {}: the solution is not a grid", i + 1);
         }
         assert!(
             SETS.iter()
@@ -1011,33 +687,8 @@ fn solve_with_locked_matches_the_reference() {
 fn final_candidates_keep_the_solution_digit() {
     let solutions = solutions();
     for set in SETS {
-        for (i, ((row, o), sol)) in solved_json(set)
-            .iter()
-            .zip(reference(set))
-            .zip(&solutions)
-            .enumerate()
-        {
-            let cells = sudolog_cells(row);
-            assert_eq!(cells.len(), N);
-            for (c, digit) in sol.chars().enumerate() {
-                assert!(
-                    cells[c].contains(digit),
-                    "{set}, puzzle {}: sudolog leaves {} with {} but the solution has {digit}",
-                    i + 1,
-                    cell_name(c),
-                    cells[c]
-                );
-                let d = digit.to_digit(10).expect("a digit") as u8;
-                assert!(
-                    !o.state.elim(c, d),
-                    "{set}, puzzle {}: the reference is unsound",
-                    i + 1
-                );
-            }
-            if row["status"] == "solved" {
-                assert_eq!(row["solution"], sol.as_str(), "{set}, puzzle {}", i + 1);
-            }
-        }
+        let states = reference(set).iter().map(|o| &o.state);
+        assert_keeps_solutions(&format!("{set}, "), solved_json(set), states, &solutions);
     }
 }
 
@@ -1062,7 +713,7 @@ fn skyscraper_example() {
         puzzle: "4.32.6.........5...2..7..8..75.4....2..9.1..6....3.12..4..6..1...2.........3.74.9",
         set: SINGLES,
         rules: None,
-        rule: library().rule(description(Pattern::Skyscraper)),
+        rule: rule_of(library(), Pattern::Skyscraper),
         pattern: Pattern::Skyscraper,
         marks: &[
             ("r1c2", "58"),
@@ -1100,7 +751,7 @@ fn two_string_kite_example() {
         puzzle: ".2.45.9...5...3...7..61....53....7..6.8.9.25.........8..28....5..4.....79......1.",
         set: SINGLES,
         rules: None,
-        rule: library().rule(description(Pattern::Kite)),
+        rule: rule_of(library(), Pattern::Kite),
         pattern: Pattern::Kite,
         marks: &[
             ("r5c4", "137"),
@@ -1138,7 +789,7 @@ fn colour_trap_example() {
         puzzle: "..2.8....34..5.9..8....1.5...71.3....3.....4.....6....67.9..8...9..4...6...5....1",
         set: SINGLES,
         rules: None,
-        rule: library().rule(description(Pattern::Trap)),
+        rule: rule_of(library(), Pattern::Trap),
         pattern: Pattern::Trap,
         marks: &[
             ("r3c7", "247"),
@@ -1232,10 +883,10 @@ fn keep_only_wrap(text: &str) -> String {
 fn colour_wrap_example() {
     let dir = wrap_only_rules();
     let rules = dir.path().to_str().expect("a UTF-8 path");
-    let lib = check(Some(rules));
-    let only = lib.elimination_rules();
+    let lib = listing(Some(rules));
+    let only = lib.elimination_rules(TECHNIQUE);
     assert_eq!(only.len(), 1, "one elimination rule left: {only:?}");
-    let rule = lib.rule(description(Pattern::Wrap));
+    let rule = rule_of(&lib, Pattern::Wrap);
     Example {
         number: 4,
         puzzle: "...68.1...9.7...5.8...39.....3....957.4...3.192....6.....39...6.7...6.8...9.71...",

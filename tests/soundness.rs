@@ -5,7 +5,9 @@
 //! Eliminations only grow, so a solution digit still open at the end was
 //! never eliminated; a placed digit is checked against the solution.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{cell_name, check_listing, json_lines, read_lines, sudolog};
 use serde_json::Value;
 
 /// Samples with their solutions, line by line.
@@ -24,40 +26,27 @@ const SAMPLES: [(&str, &str); 3] = [
     ),
 ];
 
-fn sudolog() -> Command {
-    let mut c = Command::cargo_bin("sudolog").expect("the binary is built");
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
-
 /// The techniques above the singles, from `sudolog check`.
 fn techniques() -> Vec<String> {
-    let out = sudolog().arg("check").output().expect("runs");
-    let listing = String::from_utf8(out.stdout).expect("utf-8");
+    let listing = check_listing(None);
     let list: Vec<String> = listing
-        .lines()
-        .skip_while(|l| !l.starts_with("techniques"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| {
-            let mut words = l.split_whitespace();
-            let tier: u32 = words.next()?.parse().ok()?;
-            let name = words.next()?;
-            (tier >= 2).then(|| name.to_string())
-        })
+        .techniques
+        .iter()
+        .filter(|&&(_, tier)| tier >= 2)
+        .map(|(name, _)| name.clone())
         .collect();
     assert!(
         list.len() >= 6,
-        "the library lists its techniques: {listing}"
+        "the library lists its techniques: {}",
+        listing.text
     );
     list
 }
 
+/// The first word of each non-blank line of a solutions file.
 fn solutions(path: &str) -> Vec<String> {
-    let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR")))
-        .expect("the solutions file is in the repo");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
+    read_lines(path)
+        .iter()
         .map(|l| l.split_whitespace().next().unwrap_or_default().to_string())
         .collect()
 }
@@ -80,11 +69,7 @@ fn check_sound(select: [&str; 2], samples: &[(&str, &str)]) -> usize {
         .args(samples.iter().map(|(puzzles, _)| puzzles))
         .output()
         .expect("runs");
-    let text = String::from_utf8(out.stdout).expect("utf-8");
-    let results: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON lines"))
-        .collect();
+    let results: Vec<Value> = json_lines(&String::from_utf8(out.stdout).expect("utf-8"));
     assert_eq!(results.len(), expected.len(), "one result per puzzle");
     for (result, (puzzles, solution)) in results.iter().zip(&expected) {
         let at = format!("{puzzles}:{} with {select:?}", result["line"]);
@@ -95,7 +80,7 @@ fn check_sound(select: [&str; 2], samples: &[(&str, &str)]) -> usize {
             Some("stalled") => {
                 let partial = result["partial"].as_str().expect("a stall shows its grid");
                 for (i, (p, s)) in partial.chars().zip(solution.chars()).enumerate() {
-                    let cell = format!("r{}c{}", i / 9 + 1, i % 9 + 1);
+                    let cell = cell_name(i);
                     if p != '.' {
                         assert_eq!(p, s, "{at}: wrong digit placed in {cell}");
                         continue;

@@ -24,10 +24,15 @@
 //! `solved_with_<t>` (fully solved with `t`'s help). The solutions file
 //! lines up with it.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
-use assert_cmd::Command;
+use common::{
+    ALL, Listing, bit, cell_digit_pairs, cell_name, check_listing, differing_keys, facts,
+    facts_in_stats, json_candidates, parse_cell, parse_puzzle, read_repo_file, solve_json, units,
+};
 
 /// The techniques beyond singles, in the order of their documented tiers.
 const TECHNIQUES: [&str; 4] = ["locked", "naked_subsets", "hidden_subsets", "fish"];
@@ -42,71 +47,19 @@ const SAMPLE_SOLUTIONS: &str = "tests/data/techniques/sample.solutions.txt";
 // ---------------------------------------------------------------------------
 
 pub mod reference {
+    use crate::common::{
+        ALL, Geometry, N, bit, digits, grid_string, open_candidates, parse_puzzle, sole_digit,
+        units,
+    };
     use std::collections::{BTreeMap, BTreeSet};
-
-    /// Bits 1..=9: every digit.
-    pub const ALL: u16 = 0b11_1111_1110;
 
     /// One elimination: (cell index 0..81, digit 1..=9).
     pub type Elim = (usize, u8);
 
-    pub fn bit(d: u8) -> u16 {
-        1 << d
-    }
-
-    pub fn digits(mask: u16) -> impl Iterator<Item = u8> {
-        (1..=9u8).filter(move |&d| mask & bit(d) != 0)
-    }
-
-    pub fn cell_name(c: usize) -> String {
-        format!("r{}c{}", c / 9 + 1, c % 9 + 1)
-    }
-
-    /// `r3c5` -> its cell index.
-    pub fn parse_cell(s: &str) -> usize {
-        let b = s.as_bytes();
-        assert!(
-            b.len() == 4 && b[0] == b'r' && b[2] == b'c',
-            "not a 9x9 cell name: {s:?}"
-        );
-        let r = (b[1] - b'1') as usize;
-        let c = (b[3] - b'1') as usize;
-        assert!(r < 9 && c < 9, "not a 9x9 cell name: {s:?}");
-        r * 9 + c
-    }
-
-    /// Rows 0..9, columns 9..18, boxes 18..27.
-    pub fn units() -> Vec<[usize; 9]> {
-        let mut out = Vec::with_capacity(27);
-        for r in 0..9 {
-            out.push(std::array::from_fn(|k| r * 9 + k));
-        }
-        for c in 0..9 {
-            out.push(std::array::from_fn(|k| k * 9 + c));
-        }
-        for b in 0..9 {
-            let (r0, c0) = ((b / 3) * 3, (b % 3) * 3);
-            out.push(std::array::from_fn(|k| (r0 + k / 3) * 9 + c0 + k % 3));
-        }
-        out
-    }
-
-    pub fn peers(c: usize) -> Vec<usize> {
-        let (r, k) = (c / 9, c % 9);
-        (0..81)
-            .filter(|&x| x != c)
-            .filter(|&x| {
-                let (xr, xk) = (x / 9, x % 9);
-                xr == r || xk == k || (xr / 3 == r / 3 && xk / 3 == k / 3)
-            })
-            .collect()
-    }
-
-    /// The digit sets (bits 1..=9) with exactly `k` digits.
+    /// The digit sets (candidate masks, see `common::bit`: `0..=ALL` are
+    /// exactly the subsets of `ALL`) with exactly `k` digits.
     fn digit_sets(k: usize) -> impl Iterator<Item = u16> {
-        (0u16..512)
-            .filter(move |m| m.count_ones() as usize == k)
-            .map(|m| m << 1)
+        (0..=ALL).filter(move |m| m.count_ones() as usize == k)
     }
 
     /// The sets of exactly `k` of the positions 0..9, as bitmasks.
@@ -322,36 +275,13 @@ pub mod reference {
 
         /// Candidates of the open cells, as sudolog's JSON prints them.
         pub fn candidates(&self) -> BTreeMap<String, String> {
-            (0..81)
-                .filter(|&c| self.placed[c] == 0)
-                .map(|c| {
-                    let s: String = digits(self.cand[c]).map(|d| char::from(b'0' + d)).collect();
-                    (cell_name(c), s)
-                })
-                .collect()
+            open_candidates(&self.placed, &self.cand)
         }
 
         /// The grid, `.` for open cells.
         pub fn grid(&self) -> String {
-            self.placed
-                .iter()
-                .map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) })
-                .collect()
+            grid_string(&self.placed)
         }
-    }
-
-    /// Puzzle line -> givens (0 = empty).
-    pub fn parse_puzzle(line: &str) -> [u8; 81] {
-        let token = line.split_whitespace().next().expect("a puzzle");
-        assert_eq!(token.len(), 81, "a 9x9 puzzle: {token}");
-        let mut g = [0u8; 81];
-        for (i, ch) in token.chars().enumerate() {
-            g[i] = match ch {
-                '.' | '0' | '_' => 0,
-                d => d.to_digit(10).expect("a digit") as u8,
-            };
-        }
-        g
     }
 
     /// Grid (tier 0) and singles (tier 1) to their fixpoint. Returns false
@@ -393,11 +323,10 @@ pub mod reference {
             };
             // Naked single: every other digit is eliminated.
             for (c, &m) in cand.iter().enumerate() {
-                if m.count_ones() == 1 {
-                    let d = m.trailing_zeros() as u8;
-                    if !place(c, d, placed) {
-                        return false;
-                    }
+                if let Some(d) = sole_digit(m)
+                    && !place(c, d, placed)
+                {
+                    return false;
                 }
             }
             // Hidden single: d is eliminated from every other cell of a unit.
@@ -436,8 +365,8 @@ pub mod reference {
     /// them at once and the loop restarts from singles; stop when none does.
     pub fn solve(puzzle: &str, techniques: &[(&str, u32)]) -> Outcome {
         let givens = parse_puzzle(puzzle);
-        let units = units();
-        let peers: Vec<Vec<usize>> = (0..81).map(peers).collect();
+        let g = Geometry::new();
+        let peers: Vec<Vec<usize>> = (0..N).map(|c| g.peers_of(c)).collect();
         let mut placed = givens;
         let mut cand = [ALL; 81];
         let mut firings = Vec::new();
@@ -449,7 +378,7 @@ pub mod reference {
             "the reference runs only techniques of tier 2 and up: {techniques:?}"
         );
         loop {
-            if !grid_and_singles(&mut placed, &mut cand, &units, &peers) {
+            if !grid_and_singles(&mut placed, &mut cand, &g.units, &peers) {
                 return Outcome {
                     placed,
                     cand,
@@ -500,7 +429,7 @@ pub mod reference {
     }
 }
 
-use reference::{Elim, Outcome, cell_name, parse_cell};
+use reference::{Elim, Outcome};
 
 // ---------------------------------------------------------------------------
 // The sample and the binary
@@ -517,12 +446,7 @@ struct Sample {
 fn sample() -> &'static Sample {
     static SAMPLE_DATA: OnceLock<Sample> = OnceLock::new();
     SAMPLE_DATA.get_or_init(|| {
-        let root = env!("CARGO_MANIFEST_DIR");
-        let read = |p: &str| {
-            std::fs::read_to_string(format!("{root}/{p}"))
-                .unwrap_or_else(|e| panic!("cannot read {p}: {e}"))
-        };
-        let text = read(SAMPLE);
+        let text = read_repo_file(SAMPLE);
         let mut puzzles = Vec::new();
         let mut notes = Vec::new();
         for line in text.lines() {
@@ -536,7 +460,7 @@ fn sample() -> &'static Sample {
             puzzles.push(p.to_string());
             notes.push(rest.trim().to_string());
         }
-        let solutions: Vec<String> = read(SAMPLE_SOLUTIONS)
+        let solutions: Vec<String> = read_repo_file(SAMPLE_SOLUTIONS)
             .lines()
             .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
             .collect();
@@ -553,63 +477,17 @@ fn sample() -> &'static Sample {
     })
 }
 
-fn sudolog() -> Command {
-    let mut c = Command::cargo_bin("sudolog").expect("the binary is built");
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
-
-/// What `sudolog check` says about the built-in library.
-struct Library {
-    /// Technique -> tier.
-    tiers: BTreeMap<String, u32>,
-    /// Rule (`rules/locked.dl:29`) -> (technique, head relation).
-    rules: BTreeMap<String, (String, String)>,
-}
-
-fn library() -> &'static Library {
-    static LIBRARY: OnceLock<Library> = OnceLock::new();
+/// What `sudolog check` says about the built-in library; every entry must
+/// be well-formed.
+fn library() -> &'static Listing {
+    static LIBRARY: OnceLock<Listing> = OnceLock::new();
     LIBRARY.get_or_init(|| {
-        let out = sudolog().arg("check").output().expect("sudolog check runs");
-        let text = String::from_utf8(out.stdout).expect("utf-8");
-        assert!(
-            out.status.success(),
-            "sudolog check fails:\n{text}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let mut tiers = BTreeMap::new();
-        let mut rules = BTreeMap::new();
-        let mut section = "";
-        for line in text.lines() {
-            if !line.starts_with(' ') {
-                section = if line.starts_with("techniques") {
-                    "techniques"
-                } else if line.starts_with("rules") {
-                    "rules"
-                } else {
-                    ""
-                };
-                continue;
-            }
-            let words: Vec<&str> = line.split_whitespace().collect();
-            match section {
-                "techniques" => {
-                    let tier: u32 = words[0].parse().unwrap_or_else(|_| panic!("tier: {line}"));
-                    tiers.insert(words[1].to_string(), tier);
-                }
-                "rules" => {
-                    assert_eq!(words.get(2), Some(&"->"), "a rule line: {line}");
-                    rules.insert(
-                        words[0].to_string(),
-                        (words[1].to_string(), words[3].to_string()),
-                    );
-                }
-                _ => {}
-            }
-        }
-        assert_eq!(tiers.get("grid"), Some(&0), "grid is tier 0:\n{text}");
-        assert_eq!(tiers.get("singles"), Some(&1), "singles is tier 1:\n{text}");
-        Library { tiers, rules }
+        let lib = check_listing(None);
+        let text = &lib.text;
+        assert!(lib.malformed.is_empty(), "{:?}", lib.malformed);
+        assert_eq!(lib.tier("grid"), Some(0), "grid is tier 0:\n{text}");
+        assert_eq!(lib.tier("singles"), Some(1), "singles is tier 1:\n{text}");
+        lib
     })
 }
 
@@ -617,13 +495,13 @@ fn library() -> &'static Library {
 fn existing() -> Vec<(&'static str, u32)> {
     TECHNIQUES
         .iter()
-        .filter_map(|&t| library().tiers.get(t).map(|&tier| (t, tier)))
+        .filter_map(|&t| library().tier(t).map(|tier| (t, tier)))
         .collect()
 }
 
 /// Whether the library has technique `t`; says so on stderr when not.
 fn exists(t: &str) -> bool {
-    let yes = library().tiers.contains_key(t);
+    let yes = library().tier(t).is_some();
     if !yes {
         eprintln!("skipped: the rule library has no technique `{t}` (yet)");
     }
@@ -663,29 +541,7 @@ fn solve_sample(set: &[(&str, u32)]) -> std::sync::Arc<Vec<serde_json::Value>> {
         cache.entry(list.clone()).or_default().clone()
     };
     cell.get_or_init(|| {
-        let out = sudolog()
-            .args([
-                "solve",
-                "--logic-only",
-                "--format",
-                "json",
-                "--techniques",
-                &list,
-                SAMPLE,
-            ])
-            .output()
-            .expect("sudolog solve runs");
-        let stdout = String::from_utf8(out.stdout).expect("utf-8");
-        assert!(
-            matches!(out.status.code(), Some(0 | 1)),
-            "sudolog solve --techniques {list} exits with {:?}:\n{}",
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let objects: Vec<serde_json::Value> = stdout
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("a JSON line"))
-            .collect();
+        let objects = solve_json(SAMPLE, &list, None);
         assert_eq!(
             objects.len(),
             sample().puzzles.len(),
@@ -717,45 +573,10 @@ fn credited_by_sudolog(
     set: &[(&str, u32)],
     t: &str,
 ) -> BTreeSet<Elim> {
-    let list = technique_list(set);
-    let n = n.to_string();
-    let mut cmd = sudolog();
-    if let Some(text) = stdin {
-        cmd.write_stdin(format!("{text}\n"));
-    }
-    let out = cmd
-        .args([
-            "facts",
-            file,
-            "--puzzle",
-            &n,
-            "--logic-only",
-            "--techniques",
-            &list,
-            "--relation",
-            "eliminated",
-            "--rule",
-            t,
-            "--format",
-            "tsv",
-        ])
-        .output()
-        .expect("sudolog facts runs");
-    let stdout = String::from_utf8(out.stdout).expect("utf-8");
-    assert!(
-        out.status.success(),
-        "sudolog facts {file} --puzzle {n} --techniques {list} --rule {t} fails:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-        .lines()
-        .map(|l| {
-            let (c, d) = l
-                .split_once('\t')
-                .unwrap_or_else(|| panic!("cell<TAB>digit: {l:?}"));
-            (parse_cell(c), d.trim().parse().expect("a digit"))
-        })
-        .collect()
+    let stdin = stdin.map(|text| format!("{text}\n"));
+    let rest = ["--relation", "eliminated", "--rule", t, "--format", "tsv"];
+    let text = facts(file, n, &technique_list(set), None, stdin.as_deref(), &rest);
+    cell_digit_pairs(&text).into_iter().collect()
 }
 
 fn show(set: &BTreeSet<Elim>) -> String {
@@ -768,19 +589,11 @@ fn show(set: &BTreeSet<Elim>) -> String {
 /// Eliminations credited to technique `t` in a solve's JSON statistics:
 /// the new facts of its rules whose head is `eliminated`.
 fn credited_count_in_stats(o: &serde_json::Value, t: &str) -> u64 {
-    let rules = &library().rules;
-    o["stats"]["firings"]
-        .as_array()
-        .expect("stats.firings")
-        .iter()
-        .filter(|f| {
-            let rule = f["rule"].as_str().expect("a rule");
-            rules
-                .get(rule)
-                .is_some_and(|(tech, head)| tech == t && head == "eliminated")
-        })
-        .map(|f| f["facts"].as_u64().expect("a count"))
-        .sum()
+    facts_in_stats(o, |rule| {
+        library()
+            .rule(rule)
+            .is_some_and(|r| r.technique == t && r.head == "eliminated")
+    })
 }
 
 /// Compares sudolog's solve of the sample with the reference, for one
@@ -822,19 +635,11 @@ fn compare_solve(set: &[(&str, u32)]) {
                     r.grid()
                 ));
             }
-            let cands: BTreeMap<String, String> = o["candidates"]
-                .as_object()
-                .expect("candidates of a stall")
-                .iter()
-                .map(|(k, v)| (k.clone(), v.as_str().expect("digits").to_string()))
-                .collect();
+            let cands = json_candidates(o);
             let want_cands = r.candidates();
             if cands != want_cands {
-                let mut cells: BTreeSet<&String> = cands.keys().collect();
-                cells.extend(want_cands.keys());
-                let diffs: Vec<String> = cells
+                let diffs: Vec<String> = differing_keys(&cands, &want_cands)
                     .into_iter()
-                    .filter(|c| cands.get(*c) != want_cands.get(*c))
                     .map(|c| {
                         format!(
                             "{c}: sudolog {:?}, reference {:?}",
@@ -883,8 +688,8 @@ fn the_library_has_the_documented_tiers() {
     let lib = library();
     let mut missing = Vec::new();
     for (t, tier) in TECHNIQUES.iter().zip(DOCUMENTED_TIERS) {
-        match lib.tiers.get(*t) {
-            Some(&got) => assert_eq!(got, tier, "technique {t} has tier {got}, documented {tier}"),
+        match lib.tier(t) {
+            Some(got) => assert_eq!(got, tier, "technique {t} has tier {got}, documented {tier}"),
             None => missing.push(*t),
         }
     }
@@ -895,13 +700,13 @@ fn the_library_has_the_documented_tiers() {
 
 /// Plain-Rust Sudoku validity of a complete grid.
 fn is_valid_solution(givens: &str, grid: &str) -> bool {
-    let g = reference::parse_puzzle(givens);
-    let s = reference::parse_puzzle(grid);
+    let g = parse_puzzle(givens);
+    let s = parse_puzzle(grid);
     s.iter().all(|&d| d != 0)
         && g.iter().zip(&s).all(|(&a, &b)| a == 0 || a == b)
-        && reference::units()
+        && units()
             .iter()
-            .all(|u| u.iter().fold(0u16, |m, &c| m | reference::bit(s[c])) == reference::ALL)
+            .all(|u| u.iter().fold(0u16, |m, &c| m | bit(s[c])) == ALL)
 }
 
 #[test]
@@ -949,11 +754,11 @@ fn the_reference_is_sound_on_the_sample() {
     let s = sample();
     for k in 0..=documented.len() {
         for (i, r) in reference_sample(&documented[..k]).iter().enumerate() {
-            let sol = reference::parse_puzzle(&s.solutions[i]);
+            let sol = parse_puzzle(&s.solutions[i]);
             assert!(!r.contradiction, "line {}: contradiction", i + 1);
             for (c, &d) in sol.iter().enumerate() {
                 assert!(
-                    r.cand[c] & reference::bit(d) != 0,
+                    r.cand[c] & bit(d) != 0,
                     "line {}: {} loses its solution digit {d}",
                     i + 1,
                     cell_name(c),

@@ -21,47 +21,26 @@
 //! `--rules DIR` (a copy of `rules/` with one rule broken), and some test
 //! must then fail.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{
+    Geometry, Listing, N, State, assert_keeps_solutions, bit, cell_name, check_listing, elim_tsv,
+    fact_cell_digit, facts, final_difference, json_lines, read_lines, sole_digit, solve_json,
+    sorted_by_index, status_difference, step_of, tsv_set,
+};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::Output;
 use std::sync::OnceLock;
 
 const SAMPLE: &str = "tests/data/wings/sample.txt";
 const SAMPLE_SOLUTIONS: &str = "tests/data/wings/sample.solutions.txt";
 
-fn sudolog() -> Command {
-    let mut c = Command::cargo_bin("sudolog").expect("the binary is built");
-    c.current_dir(env!("CARGO_MANIFEST_DIR"));
-    c
-}
+/// The techniques of every run here.
+const TECHNIQUES: &str = "singles,wings";
 
 /// A rules directory to use instead of the built-in library (mutation tests).
 fn rules_override() -> Option<String> {
-    std::env::var("WINGS_TEST_RULES")
-        .ok()
-        .filter(|d| !d.is_empty())
-}
-
-/// Runs `sudolog <command> [--rules DIR] <rest...>`, with `--rules` when the
-/// mutation override is set.
-fn run(args: &[&str]) -> Output {
-    let mut c = sudolog();
-    c.arg(args[0]);
-    if let Some(dir) = rules_override() {
-        c.args(["--rules", &dir]);
-    }
-    c.args(&args[1..]).output().expect("sudolog runs")
-}
-
-fn read_lines(path: &str) -> Vec<String> {
-    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&full)
-        .unwrap_or_else(|e| panic!("{full}: {e}"))
-        .lines()
-        .map(|l| l.trim().to_string())
-        .filter(|l| !l.is_empty())
-        .collect()
+    common::rules_override("WINGS_TEST_RULES")
 }
 
 fn puzzles() -> Vec<String> {
@@ -73,81 +52,10 @@ fn solutions() -> Vec<String> {
 }
 
 // ---------------------------------------------------------------------------
-// The reference solver.
+// The reference solver (on the candidate grid of `common::State`).
 // ---------------------------------------------------------------------------
 
-const N: usize = 81;
-
-/// Digit 1..=9 as a bit of a candidate mask.
-fn bit(d: u8) -> u16 {
-    1 << (d - 1)
-}
-
-fn cell_name(c: usize) -> String {
-    format!("r{}c{}", c / 9 + 1, c % 9 + 1)
-}
-
-/// The 27 units of a 9x9 grid and the peer relation (different cells that
-/// share a row, a column or a box).
-struct Geometry {
-    units: Vec<[usize; 9]>,
-    peer: [[bool; N]; N],
-}
-
-impl Geometry {
-    fn new() -> Geometry {
-        let mut units = Vec::new();
-        for r in 0..9 {
-            units.push(std::array::from_fn(|i| r * 9 + i));
-        }
-        for c in 0..9 {
-            units.push(std::array::from_fn(|i| i * 9 + c));
-        }
-        for b in 0..9 {
-            let (r0, c0) = (b / 3 * 3, b % 3 * 3);
-            units.push(std::array::from_fn(|i| (r0 + i / 3) * 9 + c0 + i % 3));
-        }
-        let mut peer = [[false; N]; N];
-        for u in &units {
-            for &a in u {
-                for &b in u {
-                    if a != b {
-                        peer[a][b] = true;
-                    }
-                }
-            }
-        }
-        Geometry { units, peer }
-    }
-}
-
-/// Candidates (a digit stays a candidate until it is eliminated) and the
-/// placed digits (0: open).
-#[derive(Clone, PartialEq, Eq, Debug)]
-struct State {
-    cand: [u16; N],
-    placed: [u8; N],
-}
-
 impl State {
-    fn from_line(line: &str) -> State {
-        assert_eq!(line.len(), N, "a 9x9 puzzle line: {line}");
-        let mut s = State {
-            cand: [0x1ff; N],
-            placed: [0; N],
-        };
-        for (i, ch) in line.chars().enumerate() {
-            if let Some(d) = ch.to_digit(10).filter(|&d| d > 0) {
-                s.placed[i] = d as u8;
-            }
-        }
-        s
-    }
-
-    fn elim(&self, c: usize, d: u8) -> bool {
-        self.cand[c] & bit(d) == 0
-    }
-
     /// pair(C, X, Y): every digit other than X and Y is eliminated from C.
     fn pair(&self, c: usize, x: u8, y: u8) -> bool {
         x != y && self.cand[c] & !(bit(x) | bit(y)) == 0
@@ -156,17 +64,6 @@ impl State {
     /// trio(C, {X, Y, Z}): every digit outside the three is eliminated.
     fn trio(&self, c: usize, x: u8, y: u8, z: u8) -> bool {
         self.cand[c] & !(bit(x) | bit(y) | bit(z)) == 0
-    }
-
-    fn solved(&self) -> bool {
-        self.placed.iter().all(|&d| d != 0)
-    }
-
-    fn candidates(&self, c: usize) -> String {
-        (1..=9u8)
-            .filter(|&d| !self.elim(c, d))
-            .map(|d| char::from(b'0' + d))
-            .collect()
     }
 
     /// Tiers 0 and 1 to a fixpoint. A placed digit eliminates the other
@@ -193,8 +90,8 @@ impl State {
                 let d = self.placed[c];
                 if d != 0 {
                     assert!(!self.elim(c, d), "{}={d} is eliminated", cell_name(c));
-                } else if self.cand[c].count_ones() == 1 {
-                    self.placed[c] = self.cand[c].trailing_zeros() as u8 + 1;
+                } else if let Some(d) = sole_digit(self.cand[c]) {
+                    self.placed[c] = d;
                 }
             }
             for u in &g.units {
@@ -370,81 +267,22 @@ fn reference() -> &'static [Outcome] {
 fn solved_json() -> &'static [Value] {
     static JSON: OnceLock<Vec<Value>> = OnceLock::new();
     JSON.get_or_init(|| {
-        let out = run(&[
-            "solve",
-            "--logic-only",
-            "--format",
-            "json",
-            "--techniques",
-            "singles,wings",
-            SAMPLE,
-        ]);
-        // 1: some puzzles stall (the sample has both kinds).
-        assert!(
-            matches!(out.status.code(), Some(0 | 1)),
-            "exit status {:?}: {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8(out.stdout).expect("utf-8");
-        let mut rows: Vec<Value> = text
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("a JSON line"))
-            .collect();
-        rows.sort_by_key(|r| r["index"].as_u64().expect("an index"));
-        assert_eq!(rows.len(), puzzles().len(), "one result per puzzle");
-        for (i, r) in rows.iter().enumerate() {
-            assert_eq!(r["index"].as_u64(), Some(i as u64 + 1));
-        }
-        rows
+        let rows = solve_json(SAMPLE, TECHNIQUES, rules_override().as_deref());
+        sorted_by_index(rows, puzzles().len())
     })
-}
-
-/// The final candidates of every cell (a placed cell has its one digit),
-/// as sudolog reports them: `solution` when solved, else the placed digits
-/// of `partial` and the `candidates` of the open cells.
-fn sudolog_cells(row: &Value) -> Vec<String> {
-    if row["status"] == "solved" {
-        let solution = row["solution"].as_str().expect("a solution");
-        return solution.chars().map(String::from).collect();
-    }
-    let partial = row["partial"].as_str().expect("a partial grid");
-    let candidates = row["candidates"].as_object().expect("candidates");
-    partial
-        .chars()
-        .enumerate()
-        .map(|(c, ch)| match ch {
-            '1'..='9' => ch.to_string(),
-            _ => candidates[&cell_name(c)]
-                .as_str()
-                .expect("a candidate string")
-                .to_string(),
-        })
-        .collect()
 }
 
 /// `facts SAMPLE --puzzle NUMBER --logic-only --techniques singles,wings
 /// REST...`: its standard output.
 fn sudolog_facts(number: usize, rest: &[&str]) -> String {
-    let number = number.to_string();
-    let mut args = vec![
-        "facts",
+    facts(
         SAMPLE,
-        "--puzzle",
-        &number,
-        "--logic-only",
-        "--techniques",
-        "singles,wings",
-    ];
-    args.extend(rest);
-    let out = run(&args);
-    assert!(
-        out.status.success(),
-        "facts {args:?}: {:?} {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
+        number,
+        TECHNIQUES,
+        rules_override().as_deref(),
+        None,
+        rest,
+    )
 }
 
 /// `facts --relation eliminated --rule wings` of one puzzle of the sample:
@@ -463,62 +301,13 @@ fn sudolog_wing_eliminations(number: usize, format: &str) -> String {
     )
 }
 
-/// The `step` of a JSON fact (a number or a string of one).
-fn step_of(r: &Value) -> u64 {
-    let s = &r["step"];
-    s.as_u64()
-        .or_else(|| s.as_str().and_then(|t| t.parse().ok()))
-        .expect("a step")
-}
-
 /// The name (`file:line`) of the wings rule that derives `eliminated` and
 /// whose comment starts with `prefix`, as `sudolog check` lists it.
 fn wing_elimination_rule(prefix: &str) -> String {
-    static RULES: OnceLock<Vec<(String, String)>> = OnceLock::new();
-    let rules = RULES.get_or_init(|| {
-        let out = run(&["check"]);
-        assert!(
-            out.status.success(),
-            "sudolog check: {:?} {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        // In the `rules:` section: `  NAME  TECHNIQUE  -> HEAD  COMMENT`.
-        String::from_utf8(out.stdout)
-            .expect("utf-8")
-            .lines()
-            .skip_while(|l| !l.starts_with("rules:"))
-            .filter_map(|l| {
-                let words: Vec<&str> = l.split_whitespace().collect();
-                match words[..] {
-                    [name, "wings", "->", "eliminated", ref comment @ ..] => {
-                        Some((name.to_string(), comment.join(" ")))
-                    }
-                    _ => None,
-                }
-            })
-            .collect()
-    });
-    let found: Vec<&String> = rules
-        .iter()
-        .filter(|(_, c)| c.starts_with(prefix))
-        .map(|(n, _)| n)
-        .collect();
-    assert_eq!(found.len(), 1, "one wings rule commented {prefix:?}");
-    found[0].clone()
-}
-
-fn tsv_set(text: &str) -> BTreeSet<String> {
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.trim_end().to_string())
-        .collect()
-}
-
-fn reference_tsv(set: &BTreeSet<(usize, u8)>) -> BTreeSet<String> {
-    set.iter()
-        .map(|&(c, d)| format!("{}\t{d}", cell_name(c)))
-        .collect()
+    static LISTING: OnceLock<Listing> = OnceLock::new();
+    LISTING
+        .get_or_init(|| check_listing(rules_override().as_deref()))
+        .elimination_rule("wings", prefix)
 }
 
 // ---------------------------------------------------------------------------
@@ -565,53 +354,11 @@ fn solve_matches_the_reference_on_every_puzzle() {
     let mut differences = Vec::new();
     for (i, (row, o)) in solved_json().iter().zip(reference()).enumerate() {
         let number = i + 1;
-        let want_status = if o.state.solved() {
-            "solved"
-        } else {
-            "stalled"
-        };
-        if row["status"] != want_status {
-            differences.push(format!(
-                "puzzle {number}: status {} (reference: {want_status})",
-                row["status"]
-            ));
+        if let Some(d) = status_difference(number, row, &o.state) {
+            differences.push(d);
             continue;
         }
-        if o.state.solved() {
-            let want: String = o
-                .state
-                .placed
-                .iter()
-                .map(|d| char::from(b'0' + d))
-                .collect();
-            if row["solution"] != want.as_str() {
-                differences.push(format!(
-                    "puzzle {number}: solution {} (reference: {want})",
-                    row["solution"]
-                ));
-            }
-        } else {
-            let got = row["candidates"].as_object().expect("candidates");
-            let got: BTreeMap<String, String> = got
-                .iter()
-                .map(|(k, v)| (k.clone(), v.as_str().expect("a string").to_string()))
-                .collect();
-            let want: BTreeMap<String, String> = (0..N)
-                .filter(|&c| o.state.placed[c] == 0)
-                .map(|c| (cell_name(c), o.state.candidates(c)))
-                .collect();
-            if got != want {
-                let cells: Vec<String> = want
-                    .keys()
-                    .chain(got.keys())
-                    .collect::<BTreeSet<_>>()
-                    .into_iter()
-                    .filter(|k| got.get(*k) != want.get(*k))
-                    .map(|k| format!("{k}: {:?} (reference {:?})", got.get(k), want.get(k)))
-                    .collect();
-                differences.push(format!("puzzle {number}: {}", cells.join(", ")));
-            }
-        }
+        differences.extend(final_difference(number, row, &o.state));
     }
     assert!(differences.is_empty(), "{}", differences.join("\n"));
 }
@@ -625,7 +372,7 @@ fn credited_wing_eliminations_match_the_reference() {
     let mut differences = Vec::new();
     for number in [2, 6, 8, 10, 12, 16, 17, 20] {
         let got = tsv_set(&sudolog_wing_eliminations(number, "tsv"));
-        let want = reference_tsv(&reference()[number - 1].credited);
+        let want = elim_tsv(&reference()[number - 1].credited);
         if got != want {
             differences.push(format!(
                 "puzzle {number}: sudolog only {:?}, reference only {:?}",
@@ -641,34 +388,8 @@ fn credited_wing_eliminations_match_the_reference() {
 /// answer or in the reference's.
 #[test]
 fn final_candidates_keep_the_solution_digit() {
-    let solutions = solutions();
-    for (i, ((row, o), sol)) in solved_json()
-        .iter()
-        .zip(reference())
-        .zip(&solutions)
-        .enumerate()
-    {
-        let cells = sudolog_cells(row);
-        assert_eq!(cells.len(), N);
-        for (c, digit) in sol.chars().enumerate() {
-            assert!(
-                cells[c].contains(digit),
-                "puzzle {}: sudolog leaves {} with {} but the solution has {digit}",
-                i + 1,
-                cell_name(c),
-                cells[c]
-            );
-            let d = digit.to_digit(10).expect("a digit") as u8;
-            assert!(
-                !o.state.elim(c, d),
-                "puzzle {}: the reference is unsound",
-                i + 1
-            );
-        }
-        if row["status"] == "solved" {
-            assert_eq!(row["solution"], sol.as_str(), "puzzle {}", i + 1);
-        }
-    }
+    let states = reference().iter().map(|o| &o.state);
+    assert_keeps_solutions("", solved_json(), states, &solutions());
 }
 
 /// One literal example: the first firing of the wings in one puzzle of the
@@ -700,28 +421,16 @@ impl FirstFiring<'_> {
 
         // The reference: the first wing step, by this wing only.
         let first = &reference()[number - 1].steps[0];
-        assert_eq!(reference_tsv(&first.keys().copied().collect()), expected);
+        assert_eq!(elim_tsv(&first.keys().copied().collect()), expected);
         for wings in first.values() {
             assert_eq!(wings, &BTreeSet::from([self.wing]));
         }
 
         // sudolog: the wing eliminations of the earliest step.
-        let rows: Vec<Value> = sudolog_wing_eliminations(number, "json")
-            .lines()
-            .map(|l| serde_json::from_str(l).expect("a JSON line"))
-            .collect();
+        let rows = json_lines(&sudolog_wing_eliminations(number, "json"));
         let first_step = rows.iter().map(step_of).min().expect("the wings fire");
         let firing: Vec<&Value> = rows.iter().filter(|r| step_of(r) == first_step).collect();
-        let got: BTreeSet<String> = firing
-            .iter()
-            .map(|r| {
-                format!(
-                    "{}\t{}",
-                    r["c"].as_str().expect("a cell"),
-                    r["d"].as_str().expect("a digit")
-                )
-            })
-            .collect();
+        let got: BTreeSet<String> = firing.iter().map(|r| fact_cell_digit(r)).collect();
         assert_eq!(got, expected, "the wing eliminations of step {first_step}");
         let rule = wing_elimination_rule(self.rule);
         for r in &firing {
