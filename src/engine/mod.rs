@@ -9,6 +9,7 @@
 
 pub mod facts;
 pub mod ir;
+mod memo;
 pub mod plan;
 pub mod store;
 pub mod tuple;
@@ -122,8 +123,23 @@ impl Engine {
             });
         }
         let dynamic_members: Vec<RelId> = (0..n).filter(|&r| lowered.rels[r].dynamic).collect();
-        let dynamic =
+        let mut dynamic =
             plan::compile(&lowered, &dynamic_members, &mut indexes, &|_| false).map_err(to_diag)?;
+        let geometric = |index: plan::IndexId| !lowered.rels[indexes.specs[index].rel].per_puzzle;
+        dynamic.memo = dynamic
+            .ops
+            .iter()
+            .map(|op| match op {
+                plan::Op::Extend { index, checks, .. } => {
+                    geometric(*index)
+                        && checks.iter().all(|c| match c {
+                            plan::Check::Absent { index, .. } => geometric(*index),
+                            _ => true,
+                        })
+                }
+                _ => false,
+            })
+            .collect();
         let var_of = |b: Builtin| dynamic.rel_var.get(&program.builtin(b)).copied();
         let (Some(placed), Some(eliminated), Some(contradiction)) = (
             var_of(Builtin::Placed),
@@ -242,6 +258,7 @@ impl Engine {
         self.geometry_cache[slot]
             .get_or_init(|| {
                 let mut st = Statics {
+                    memo_scope: memo::new_scope(),
                     rels: vec![None; self.lowered.rels.len()],
                     indexes: Vec::new(),
                     probe_sets: Vec::new(),

@@ -341,6 +341,10 @@ pub struct Plan {
     /// tuples go straight to that operator instead of through a datafrog
     /// variable (no sorting into batches, no deduplication against history).
     pub pipes: Vec<bool>,
+    /// Per operator: whether its outputs depend only on its input tuple and
+    /// the grid size's geometry, so they may be memoised (set by the engine
+    /// for the fixpoint's plan; empty elsewhere).
+    pub memo: Vec<bool>,
 }
 
 /// Rules of tiers at or above this one run only when every easier tier is

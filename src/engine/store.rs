@@ -4,6 +4,7 @@
 //! fixpoint; forking it copies the facts and counters so a branch continues
 //! where its parent stalled.
 
+use super::memo;
 use super::plan::{self, Check, FIRST_GATED_TIER, IndexId, Op, Out, Plan, SeedSource};
 use super::tuple::{EMPTY, Frame, HALF, Half, Tuple};
 use crate::lang::ast::CmpOp;
@@ -15,6 +16,8 @@ use std::sync::Arc;
 /// Complete static relations (flat) and the indexes built from them.
 #[derive(Clone, Default)]
 pub struct Statics {
+    /// The memo scope of these indexes (see `engine::memo`); 0 for none.
+    pub memo_scope: u64,
     /// By engine relation id.
     pub rels: Vec<Option<Arc<Relation<Tuple>>>>,
     /// By index id.
@@ -353,8 +356,8 @@ impl Store {
                     missed.extend_from_slice(&recent.elements);
                 }
             }
-            for op in &plan.ops {
-                self.run_op(op, plan, statics);
+            for (i, op) in plan.ops.iter().enumerate() {
+                self.run_op(i, op, plan, statics);
             }
             if std::mem::take(&mut self.gated_fired) {
                 self.reset_tiers();
@@ -503,7 +506,7 @@ impl Store {
             .then(|| std::mem::take(&mut self.pipe_buf[var]))
     }
 
-    fn run_op(&mut self, op: &Op, plan: &Plan, statics: &Statics) {
+    fn run_op(&mut self, at: usize, op: &Op, plan: &Plan, statics: &Statics) {
         let absent = |id: IndexId, t: &Tuple| statics.absent(id, t);
         match op {
             Op::Map {
@@ -557,18 +560,23 @@ impl Store {
                 let out = {
                     let recent = self.vars[*source].recent.borrow();
                     let input = piped.as_deref().unwrap_or(&recent.elements);
-                    if input.is_empty() {
-                        Vec::new()
-                    } else {
-                        extend(
+                    let index = statics.index_tuples(*index);
+                    let compute = |input: &[Tuple], out: &mut Vec<Tuple>| {
+                        extend_into(input, index, key, checks, emit, &absent, out)
+                    };
+                    let mut out = Vec::new();
+                    if statics.memo_scope != 0 && plan.memo.get(at) == Some(&true) {
+                        memo::extend_memoised(
+                            statics.memo_scope,
+                            at as u32,
                             input,
-                            statics.index_tuples(*index),
-                            key,
-                            checks,
-                            emit,
-                            &absent,
-                        )
+                            &mut out,
+                            compute,
+                        );
+                    } else {
+                        compute(input, &mut out);
                     }
+                    out
                 };
                 self.output(to, out, plan);
             }
@@ -655,14 +663,15 @@ fn join(
 /// applies the rule's conditions. This is datafrog's leapjoin loop, except
 /// that results are appended unsorted: count bodies never need sorting, and
 /// other outputs are sorted once, unstably, by [`Store::output`].
-fn extend(
+fn extend_into(
     source: &[Tuple],
     index: &Relation<Tuple>,
     key: &[plan::CExpr],
     checks: &[Check],
     emit: &plan::Emit,
     absent: &dyn Fn(IndexId, &Tuple) -> bool,
-) -> Vec<Tuple> {
+    out: &mut Vec<Tuple>,
+) {
     let zero: Half = [0; HALF];
     let key_of = |t: &Tuple| -> Half {
         let f = Frame::new(t, &zero);
@@ -680,7 +689,6 @@ fn extend(
         plan::passes(checks, &f, absent)
     };
     let mut leapers = (ExtendWith::from(index, key_of), ValueFilter::from(filter));
-    let mut out = Vec::new();
     let mut values: Vec<&Half> = Vec::new();
     for t in source.iter() {
         let mut min = (usize::MAX, usize::MAX);
@@ -701,5 +709,4 @@ fn extend(
             }
         }
     }
-    out
 }
