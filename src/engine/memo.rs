@@ -12,8 +12,9 @@ use rustc_hash::FxHashMap;
 
 use super::tuple::Tuple;
 
-/// Past this many stored outputs the memo starts over, bounding memory.
-const MAX_OUTPUTS: usize = 1 << 22;
+/// Past this many stored outputs (32 MiB of tuples) the memo starts over,
+/// bounding memory per thread.
+const MAX_OUTPUTS: usize = 1 << 20;
 
 /// Where an input's outputs lie in the arena.
 type Span = (u32, u32);
