@@ -19,10 +19,21 @@ const MAX_OUTPUTS: usize = 1 << 20;
 /// Where an input's outputs lie in the arena.
 type Span = (u32, u32);
 
+/// One thread's memo. It serves one scope at a time (a thread works for
+/// one engine and grid size at a time); another scope starts it over.
 #[derive(Default)]
 struct Memo {
-    spans: FxHashMap<(u64, u32, Tuple), Span>,
+    scope: u64,
+    /// Per operator: input tuple -> its outputs in the arena.
+    spans: Vec<FxHashMap<Tuple, Span>>,
     arena: Vec<Tuple>,
+}
+
+impl Memo {
+    fn clear(&mut self) {
+        self.spans.iter_mut().for_each(|m| m.clear());
+        self.arena.clear();
+    }
 }
 
 thread_local! {
@@ -49,24 +60,32 @@ pub fn extend_memoised(
 ) {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        let Memo { spans, arena } = &mut *m;
+        if m.scope != scope {
+            m.clear();
+            m.scope = scope;
+        }
+        let op = op as usize;
+        if m.spans.len() <= op {
+            m.spans.resize_with(op + 1, FxHashMap::default);
+        }
         for t in inputs {
-            let span = match spans.get(&(scope, op, *t)) {
-                Some(&s) => s,
+            let known = m.spans[op].get(t).copied();
+            let span = match known {
+                Some(s) => s,
                 None => {
-                    if arena.len() > MAX_OUTPUTS {
-                        spans.clear();
-                        arena.clear();
+                    if m.arena.len() > MAX_OUTPUTS {
+                        m.clear();
                     }
+                    let Memo { spans, arena, .. } = &mut *m;
                     let start = arena.len();
                     compute(std::slice::from_ref(t), arena);
                     let s = (start as u32, (arena.len() - start) as u32);
-                    spans.insert((scope, op, *t), s);
+                    spans[op].insert(*t, s);
                     s
                 }
             };
             let (start, len) = (span.0 as usize, span.1 as usize);
-            out.extend_from_slice(&arena[start..start + len]);
+            out.extend_from_slice(&m.arena[start..start + len]);
         }
     });
 }
