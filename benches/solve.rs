@@ -4,13 +4,10 @@
 //! per second); `sudolog solve --stats` gives the per-puzzle distribution
 //! on any file.
 
-use std::fs::File;
-use std::io::BufReader;
-
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use sudolog::cli::SOLVE_DEFAULT_MAX_TIER;
 use sudolog::engine::Engine;
-use sudolog::grid::{Puzzle, PuzzleReader};
+use sudolog::grid::{Puzzle, read_inputs};
 use sudolog::lang::library::RuleSources;
 use sudolog::search::SearchOptions;
 use sudolog::solver::solve;
@@ -25,8 +22,7 @@ const SAMPLES: [&str; 3] = [
 
 fn puzzles(path: &str) -> Vec<Puzzle> {
     let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
-    let file = File::open(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
-    PuzzleReader::new(BufReader::new(file), path)
+    read_inputs(&[full])
         .map(|p| p.unwrap_or_else(|e| panic!("{e}")))
         .collect()
 }

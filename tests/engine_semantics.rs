@@ -80,6 +80,47 @@ fn peers(n: usize, cell: usize) -> BTreeSet<usize> {
         .collect()
 }
 
+/// A set of (cell index, digit) facts.
+type CellDigits = BTreeSet<(usize, u8)>;
+
+/// Placed and eliminated facts at the fixpoint of the grid's meaning
+/// (givens placed; a placement eliminates its cell's other digits and its
+/// peers' copies) and naked singles, plus hidden singles if `hidden`.
+fn singles_fixpoint(givens: &[u8], hidden: bool) -> (CellDigits, CellDigits) {
+    let n = side(givens.len());
+    let all_units = units(n);
+    let mut placed: CellDigits = givens
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| **d != 0)
+        .map(|(c, d)| (c, *d))
+        .collect();
+    let mut eliminated = CellDigits::new();
+    loop {
+        let before = (placed.len(), eliminated.len());
+        for &(c, d) in &placed {
+            eliminated.extend((1..=n as u8).filter(|&e| e != d).map(|e| (c, e)));
+            eliminated.extend(peers(n, c).into_iter().map(|p| (p, d)));
+        }
+        for c in 0..n * n {
+            for d in 1..=n as u8 {
+                let naked = (1..=n as u8).all(|e| e == d || eliminated.contains(&(c, e)));
+                let hidden = hidden
+                    && all_units
+                        .iter()
+                        .filter(|u| u.contains(&c))
+                        .any(|u| u.iter().all(|&x| x == c || eliminated.contains(&(x, d))));
+                if naked || hidden {
+                    placed.insert((c, d));
+                }
+            }
+        }
+        if (placed.len(), eliminated.len()) == before {
+            return (placed, eliminated);
+        }
+    }
+}
+
 /// Whether `grid` is a complete valid solution that keeps `givens`.
 fn is_solution(givens: &[u8], grid: &[u8]) -> bool {
     let n = side(grid.len());
@@ -766,37 +807,7 @@ placed(C, D) :- cell(C), digit(D), size(N),
     let engine = bare_engine(text);
     for line in [SMALL, ESSAY, STALL_1] {
         let givens = cells(line);
-        let n = side(givens.len());
-        let mut placed: BTreeSet<(usize, u8)> = givens
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| **d != 0)
-            .map(|(c, d)| (c, *d))
-            .collect();
-        let mut eliminated: BTreeSet<(usize, u8)> = BTreeSet::new();
-        loop {
-            let before = (placed.len(), eliminated.len());
-            for &(c, d) in &placed {
-                for e in 1..=n as u8 {
-                    if e != d {
-                        eliminated.insert((c, e));
-                    }
-                }
-                for p in peers(n, c) {
-                    eliminated.insert((p, d));
-                }
-            }
-            for c in 0..n * n {
-                for d in 1..=n as u8 {
-                    if (1..=n as u8).all(|e| e == d || eliminated.contains(&(c, e))) {
-                        placed.insert((c, d));
-                    }
-                }
-            }
-            if (placed.len(), eliminated.len()) == before {
-                break;
-            }
-        }
+        let (placed, eliminated) = singles_fixpoint(&givens, false);
         let obs = observe(&engine, &givens);
         assert_eq!(obs.placed, placed, "{line}");
         assert_eq!(obs.eliminated, eliminated, "{line}");
@@ -1092,37 +1103,7 @@ fn the_standard_library_reaches_the_singles_fixpoint_exactly() {
     let engine = standard_engine(None);
     for line in [SMALL, ESSAY, STALL_1, STALL_2] {
         let givens = cells(line);
-        let n = side(givens.len());
-        let all_units = units(n);
-        let mut placed: BTreeSet<(usize, u8)> = givens
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| **d != 0)
-            .map(|(c, d)| (c, *d))
-            .collect();
-        let mut eliminated: BTreeSet<(usize, u8)> = BTreeSet::new();
-        loop {
-            let before = (placed.len(), eliminated.len());
-            for &(c, d) in &placed {
-                eliminated.extend((1..=n as u8).filter(|&e| e != d).map(|e| (c, e)));
-                eliminated.extend(peers(n, c).into_iter().map(|p| (p, d)));
-            }
-            for c in 0..n * n {
-                for d in 1..=n as u8 {
-                    let naked = (1..=n as u8).all(|e| e == d || eliminated.contains(&(c, e)));
-                    let hidden = all_units
-                        .iter()
-                        .filter(|u| u.contains(&c))
-                        .any(|u| u.iter().all(|&x| x == c || eliminated.contains(&(x, d))));
-                    if naked || hidden {
-                        placed.insert((c, d));
-                    }
-                }
-            }
-            if (placed.len(), eliminated.len()) == before {
-                break;
-            }
-        }
+        let (placed, eliminated) = singles_fixpoint(&givens, true);
         let obs = observe(&engine, &givens);
         assert!(obs.contradictions.is_empty(), "{line}");
         assert_eq!(obs.placed, placed, "{line}");

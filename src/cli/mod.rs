@@ -13,7 +13,7 @@ use crate::report;
 use crate::report::Show;
 use crate::report::summary::{PuzzleFigures, Summary};
 use crate::search::{Mode, SearchOptions};
-use crate::solver::{Verdict, solve};
+use crate::solver::solve;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -158,19 +158,12 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs.min(1e9)))
 }
 
-/// What sorts of result a puzzle had, for the summary and the exit code.
-enum Kind {
-    Solved,
-    Unsolved,
-    Invalid,
-}
-
 /// A puzzle's rendered output (stdout) and note (stderr).
 struct Rendered {
-    kind: Kind,
     text: String,
     note: String,
-    /// Its input file and figures, for the `--stats` summary.
+    /// Its input file and figures: for the `--stats` summary, and whether
+    /// it was solved or invalid for the exit code.
     file: String,
     figures: PuzzleFigures,
 }
@@ -316,7 +309,6 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
         let index = i + 1;
         match item {
             Err(e) => Rendered {
-                kind: Kind::Invalid,
                 text: match format {
                     Format::Line => format!("{}\n", report::error_line(&e)),
                     Format::Grid => format!("{}\n", report::grid_error(index, &e)),
@@ -328,11 +320,6 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
             },
             Ok(puzzle) => {
                 let outcome = solve(&engine, &puzzle, &options);
-                let kind = if outcome.verdict == Verdict::Solved {
-                    Kind::Solved
-                } else {
-                    Kind::Unsolved
-                };
                 let (text, note) = match format {
                     Format::Line => (
                         format!("{}\n", report::line(&outcome, &puzzle, &show)),
@@ -355,7 +342,6 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
                     ),
                 };
                 Rendered {
-                    kind,
                     text,
                     note,
                     file: puzzle.origin.file.clone(),
@@ -372,10 +358,10 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
         if args.stats {
             summary.add(&r.file, &r.figures);
         }
-        match r.kind {
-            Kind::Solved => {}
-            Kind::Unsolved => unsolved += 1,
-            Kind::Invalid => invalid += 1,
+        if r.figures.invalid {
+            invalid += 1;
+        } else if !r.figures.solved {
+            unsolved += 1;
         }
         out.write_all(r.text.as_bytes())?;
         if !r.note.is_empty() {
