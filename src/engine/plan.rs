@@ -347,6 +347,13 @@ pub struct Plan {
     pub memo: Vec<bool>,
 }
 
+impl Plan {
+    /// Whether a variable is a pipe (see [`Plan::pipes`]).
+    pub fn is_pipe(&self, var: VarIdx) -> bool {
+        self.pipes.get(var).copied().unwrap_or(false)
+    }
+}
+
 /// Rules of tiers at or above this one run only when every easier tier is
 /// stalled.
 pub const FIRST_GATED_TIER: u32 = 2;

@@ -414,7 +414,7 @@ impl Store {
             return;
         }
         self.derived += tuples.len() as u64;
-        if plan.pipes.get(to.var).copied().unwrap_or(false) && to.count.is_none() {
+        if plan.is_pipe(to.var) && to.count.is_none() {
             self.pipe_buf[to.var].extend(tuples);
             return;
         }
@@ -499,10 +499,7 @@ impl Store {
     /// The tuples waiting in a pipe (see [`Plan::pipes`]), or `None` if the
     /// variable is not one and its newest tuples are to be read instead.
     fn take_pipe(&mut self, var: usize, plan: &Plan) -> Option<Vec<Tuple>> {
-        plan.pipes
-            .get(var)
-            .copied()
-            .unwrap_or(false)
+        plan.is_pipe(var)
             .then(|| std::mem::take(&mut self.pipe_buf[var]))
     }
 
