@@ -3,7 +3,9 @@
 //! only, maps each input tuple to the same outputs in every round, branch
 //! and puzzle of a grid size. The counts' fan-out (each elimination bumps
 //! the counters of every unit and cell it concerns) is mostly such
-//! extensions, so their outputs are kept per thread and replayed.
+//! extensions, so their outputs are kept per thread and replayed: whole
+//! output tuples for an operator, or just the counter rows for a chain of
+//! them that ends in an array count (see `Plan::count_chains`).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -12,27 +14,91 @@ use rustc_hash::FxHashMap;
 
 use super::tuple::Tuple;
 
-/// Past this many stored outputs (32 MiB of tuples) the memo starts over,
-/// bounding memory per thread.
+/// Past this many stored outputs of either kind (32 MiB of tuples, or
+/// 4 MiB of rows) the memo starts over, bounding memory per thread.
 const MAX_OUTPUTS: usize = 1 << 20;
 
-/// Where an input's outputs lie in the arena.
+/// Where an input's outputs lie in an arena.
 type Span = (u32, u32);
+
+/// Memoised outputs of one kind: per table (an operator or a chain), input
+/// tuple -> its outputs in the shared arena.
+struct Tables<T> {
+    spans: Vec<FxHashMap<Tuple, Span>>,
+    arena: Vec<T>,
+}
+
+impl<T: Copy> Tables<T> {
+    fn clear(&mut self) {
+        self.spans.iter_mut().for_each(|m| m.clear());
+        self.arena.clear();
+    }
+
+    /// Appends the outputs of table `id` for each input to `out`,
+    /// computing those not seen before.
+    fn replay(
+        &mut self,
+        id: usize,
+        inputs: &[Tuple],
+        out: &mut Vec<T>,
+        compute: impl Fn(&Tuple, &mut Vec<T>),
+    ) {
+        if self.spans.len() <= id {
+            self.spans.resize_with(id + 1, FxHashMap::default);
+        }
+        // Find (or compute) every span first, so `out` grows once.
+        let mut spans = Vec::with_capacity(inputs.len());
+        for t in inputs {
+            let span = match self.spans[id].get(t) {
+                Some(&s) => s,
+                None => {
+                    let start = self.arena.len();
+                    compute(t, &mut self.arena);
+                    let s = (start as u32, (self.arena.len() - start) as u32);
+                    self.spans[id].insert(*t, s);
+                    s
+                }
+            };
+            spans.push(span);
+        }
+        out.reserve(spans.iter().map(|s| s.1 as usize).sum());
+        for (start, len) in spans {
+            let start = start as usize;
+            out.extend_from_slice(&self.arena[start..start + len as usize]);
+        }
+    }
+}
+
+impl<T> Default for Tables<T> {
+    fn default() -> Self {
+        Tables {
+            spans: Vec::new(),
+            arena: Vec::new(),
+        }
+    }
+}
 
 /// One thread's memo. It serves one scope at a time (a thread works for
 /// one engine and grid size at a time); another scope starts it over.
 #[derive(Default)]
 struct Memo {
     scope: u64,
-    /// Per operator: input tuple -> its outputs in the arena.
-    spans: Vec<FxHashMap<Tuple, Span>>,
-    arena: Vec<Tuple>,
+    /// Per operator: its output tuples.
+    tuples: Tables<Tuple>,
+    /// Per count chain: the counter rows its outputs bump.
+    rows: Tables<u32>,
 }
 
 impl Memo {
-    fn clear(&mut self) {
-        self.spans.iter_mut().for_each(|m| m.clear());
-        self.arena.clear();
+    /// Makes the memo serve `scope`, starting over for another scope or
+    /// when an arena is past its bound.
+    fn enter(&mut self, scope: u64) {
+        let full = self.tuples.arena.len() > MAX_OUTPUTS || self.rows.arena.len() > MAX_OUTPUTS;
+        if self.scope != scope || full {
+            self.tuples.clear();
+            self.rows.clear();
+            self.scope = scope;
+        }
     }
 }
 
@@ -50,42 +116,34 @@ pub fn new_scope() -> u64 {
 }
 
 /// Appends to `out` the outputs of operator `op` in `scope` for each input
-/// tuple, computing (with `compute`) and storing those not seen before.
+/// tuple, computing (with `compute`, for one input) those not seen before.
 pub fn extend_memoised(
     scope: u64,
     op: u32,
     inputs: &[Tuple],
     out: &mut Vec<Tuple>,
-    compute: impl Fn(&[Tuple], &mut Vec<Tuple>),
+    compute: impl Fn(&Tuple, &mut Vec<Tuple>),
 ) {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        if m.scope != scope {
-            m.clear();
-            m.scope = scope;
-        }
-        let op = op as usize;
-        if m.spans.len() <= op {
-            m.spans.resize_with(op + 1, FxHashMap::default);
-        }
-        for t in inputs {
-            let known = m.spans[op].get(t).copied();
-            let span = match known {
-                Some(s) => s,
-                None => {
-                    if m.arena.len() > MAX_OUTPUTS {
-                        m.clear();
-                    }
-                    let Memo { spans, arena, .. } = &mut *m;
-                    let start = arena.len();
-                    compute(std::slice::from_ref(t), arena);
-                    let s = (start as u32, (arena.len() - start) as u32);
-                    spans[op].insert(*t, s);
-                    s
-                }
-            };
-            let (start, len) = (span.0 as usize, span.1 as usize);
-            out.extend_from_slice(&m.arena[start..start + len]);
-        }
+        m.enter(scope);
+        m.tuples.replay(op as usize, inputs, out, compute);
+    });
+}
+
+/// Appends to `out` the counter rows that count chain `chain` in `scope`
+/// bumps for each input tuple, computing (with `compute`, for one input)
+/// those not seen before.
+pub fn rows_memoised(
+    scope: u64,
+    chain: u32,
+    inputs: &[Tuple],
+    out: &mut Vec<u32>,
+    compute: impl Fn(&Tuple, &mut Vec<u32>),
+) {
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        m.enter(scope);
+        m.rows.replay(chain as usize, inputs, out, compute);
     });
 }

@@ -140,6 +140,7 @@ impl Engine {
                 _ => false,
             })
             .collect();
+        dynamic.find_count_chains();
         let var_of = |b: Builtin| dynamic.rel_var.get(&program.builtin(b)).copied();
         let (Some(placed), Some(eliminated), Some(contradiction)) = (
             var_of(Builtin::Placed),
@@ -182,6 +183,11 @@ impl Engine {
     /// `check` and benchmarks).
     pub fn plan_size(&self) -> (usize, usize) {
         (self.dynamic.vars.len(), self.dynamic.ops.len())
+    }
+
+    /// The fixpoint's compiled plan (for debugging plans and benchmarks).
+    pub fn dynamic_plan(&self) -> &Plan {
+        &self.dynamic
     }
 
     fn base_facts(&self, rel: RelId, g: &Geometry, cells: &[u8]) -> Vec<Tuple> {

@@ -345,12 +345,94 @@ pub struct Plan {
     /// the grid size's geometry, so they may be memoised (set by the engine
     /// for the fixpoint's plan; empty elsewhere).
     pub memo: Vec<bool>,
+    /// Chains of memoisable operators that end in an array count (found by
+    /// [`Plan::find_count_chains`] once `memo` is set).
+    pub count_chains: Vec<CountChain>,
+    /// Per operator: its part in a count chain.
+    pub chain_role: Vec<ChainRole>,
+}
+
+/// A chain of memoisable `Extend`s, each feeding the next through a pipe,
+/// whose last one bumps an array count (a static, numbered seed). For one
+/// input tuple the chain always bumps the same counter rows, so the whole
+/// chain is memoised as input -> rows: no intermediate or output tuples are
+/// built once it has seen an input.
+#[derive(Clone, Debug)]
+pub struct CountChain {
+    /// The operators, in order; the first reads the chain's input.
+    pub ops: Vec<usize>,
+    /// The count bumped (index in [`Plan::aggs`]).
+    pub agg: usize,
+}
+
+/// An operator's part in a count chain.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ChainRole {
+    /// Not in a chain: run on its own.
+    #[default]
+    Alone,
+    /// The first operator of chain `n`: runs the whole chain.
+    Head(usize),
+    /// A later operator of a chain: run by its head.
+    Member,
 }
 
 impl Plan {
     /// Whether a variable is a pipe (see [`Plan::pipes`]).
     pub fn is_pipe(&self, var: VarIdx) -> bool {
         self.pipes.get(var).copied().unwrap_or(false)
+    }
+
+    /// Finds the count chains (see [`CountChain`]) among the memoisable
+    /// operators.
+    pub fn find_count_chains(&mut self) {
+        let memo = |i: usize| self.memo.get(i).copied().unwrap_or(false);
+        // The operator reading each pipe.
+        let mut pipe_reader: FxHashMap<VarIdx, usize> = FxHashMap::default();
+        for (i, op) in self.ops.iter().enumerate() {
+            if let Op::Extend { source, .. } = op
+                && self.is_pipe(*source)
+            {
+                pipe_reader.insert(*source, i);
+            }
+        }
+        let mut chains = Vec::new();
+        let mut role = vec![ChainRole::Alone; self.ops.len()];
+        for head in 0..self.ops.len() {
+            // Members come after their head, so they are marked by now.
+            if !memo(head) || role[head] != ChainRole::Alone {
+                continue;
+            }
+            let mut ops = vec![head];
+            let mut at = head;
+            let agg = loop {
+                let Op::Extend { to, .. } = &self.ops[at] else {
+                    break None;
+                };
+                if let Some(agg) = to.count {
+                    break Some(agg);
+                }
+                match pipe_reader.get(&to.var) {
+                    Some(&next) if self.is_pipe(to.var) && memo(next) => {
+                        ops.push(next);
+                        at = next;
+                    }
+                    _ => break None,
+                }
+            };
+            let Some(agg) = agg else { continue };
+            let a = &self.aggs[agg];
+            if a.row_slot.is_none() || !matches!(a.seed, SeedSource::Static(_)) {
+                continue;
+            }
+            role[head] = ChainRole::Head(chains.len());
+            for &m in &ops[1..] {
+                role[m] = ChainRole::Member;
+            }
+            chains.push(CountChain { ops, agg });
+        }
+        self.count_chains = chains;
+        self.chain_role = role;
     }
 }
 
@@ -1027,6 +1109,10 @@ impl Builder<'_> {
             return v;
         }
         let from = self.input_var(spec.rel);
+        if spec == IndexSpec::flat(spec.rel, self.lowered.rels[spec.rel].arity) {
+            // The relation's own tuples are already keyed this way.
+            return from;
+        }
         let name = format!("index:{}", self.lowered.rels[spec.rel].name);
         let v = self.new_var(&name);
         let mut checks = Vec::new();

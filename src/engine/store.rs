@@ -5,7 +5,7 @@
 //! where its parent stalled.
 
 use super::memo;
-use super::plan::{self, Check, FIRST_GATED_TIER, IndexId, Op, Out, Plan, SeedSource};
+use super::plan::{self, ChainRole, Check, FIRST_GATED_TIER, IndexId, Op, Out, Plan, SeedSource};
 use super::tuple::{EMPTY, Frame, HALF, Half, Tuple};
 use crate::lang::ast::CmpOp;
 use crate::lang::program::{RelId, Value};
@@ -114,6 +114,8 @@ pub struct Store {
     /// Per variable: the tuples a pipe carries to its reader this round
     /// (always empty between rounds).
     pipe_buf: Vec<Vec<Tuple>>,
+    /// Scratch for the counter rows of a count chain (reused every round).
+    rows_buf: Vec<u32>,
 }
 
 impl Store {
@@ -166,6 +168,7 @@ impl Store {
             gated_fired: false,
             missed: vec![Vec::new(); plan.copies.len()],
             pipe_buf: vec![Vec::new(); plan.vars.len()],
+            rows_buf: Vec::new(),
         };
         // Groups of static seeds already satisfied with a count of zero.
         for (i, agg) in plan.aggs.iter().enumerate() {
@@ -214,6 +217,7 @@ impl Store {
             gated_fired: false,
             missed: self.missed.clone(),
             pipe_buf: vec![Vec::new(); plan.vars.len()],
+            rows_buf: Vec::new(),
         }
     }
 
@@ -357,7 +361,13 @@ impl Store {
                 }
             }
             for (i, op) in plan.ops.iter().enumerate() {
-                self.run_op(i, op, plan, statics);
+                match plan.chain_role.get(i) {
+                    Some(&ChainRole::Head(c)) if statics.memo_scope != 0 => {
+                        self.run_count_chain(c, plan, statics)
+                    }
+                    Some(ChainRole::Member) if statics.memo_scope != 0 => {}
+                    _ => self.run_op(i, op, plan, statics),
+                }
             }
             if std::mem::take(&mut self.gated_fired) {
                 self.reset_tiers();
@@ -496,6 +506,73 @@ impl Store {
         }
     }
 
+    /// Runs count chain `c` (see [`plan::CountChain`]) on its input's new
+    /// tuples: replays (or computes and memoises) the counter rows each one
+    /// bumps, and bumps them.
+    fn run_count_chain(&mut self, c: usize, plan: &Plan, statics: &Statics) {
+        let chain = &plan.count_chains[c];
+        let Some(Op::Extend { source, .. }) = chain.ops.first().map(|&h| &plan.ops[h]) else {
+            return;
+        };
+        let agg = &plan.aggs[chain.agg];
+        let (Some(row_slot), SeedSource::Static(seed)) = (agg.row_slot, agg.seed) else {
+            return;
+        };
+        let piped = self.take_pipe(*source, plan);
+        let mut rows = std::mem::take(&mut self.rows_buf);
+        rows.clear();
+        {
+            let recent = self.vars[*source].recent.borrow();
+            let input = piped.as_deref().unwrap_or(&recent.elements);
+            let absent = |id: IndexId, t: &Tuple| statics.absent(id, t);
+            let compute = |t: &Tuple, rows: &mut Vec<u32>| {
+                let (mut tuples, mut next) = (vec![*t], Vec::new());
+                for &at in &chain.ops {
+                    if let Op::Extend {
+                        index,
+                        key,
+                        checks,
+                        emit,
+                        ..
+                    } = &plan.ops[at]
+                    {
+                        let index = statics.index_tuples(*index);
+                        extend_into(&tuples, index, key, checks, emit, &absent, &mut next);
+                        std::mem::swap(&mut tuples, &mut next);
+                        next.clear();
+                    }
+                }
+                rows.extend(
+                    tuples
+                        .iter()
+                        .map(|o| super::tuple::slot(o, row_slot) as u32),
+                );
+            };
+            memo::rows_memoised(statics.memo_scope, c as u32, input, &mut rows, compute);
+        }
+        self.derived += rows.len() as u64;
+        let monotone = matches!(agg.op, CmpOp::Ge | CmpOp::Gt);
+        let seeds = statics.index_tuples(seed);
+        let mut reached = Vec::new();
+        if let Counters::Dense(shared) = &mut self.counters[chain.agg] {
+            let left = Arc::make_mut(shared);
+            for &row in &rows {
+                if let Some(l) = left.get_mut(row as usize) {
+                    *l -= 1;
+                    if monotone && *l == 0 {
+                        // A numbered seed's row `row` is its group's key.
+                        reached.push(key_prefix(&seeds[row as usize], agg.key_len));
+                    }
+                }
+            }
+        }
+        self.rows_buf = rows;
+        if !reached.is_empty() {
+            reached.sort_unstable();
+            self.vars[agg.reached].insert(Relation { elements: reached });
+        }
+    }
+
     /// The tuples waiting in a pipe (see [`Plan::pipes`]), or `None` if the
     /// variable is not one and its newest tuples are to be read instead.
     fn take_pipe(&mut self, var: usize, plan: &Plan) -> Option<Vec<Tuple>> {
@@ -568,7 +645,7 @@ impl Store {
                             at as u32,
                             input,
                             &mut out,
-                            compute,
+                            |t, out| compute(std::slice::from_ref(t), out),
                         );
                     } else {
                         compute(input, &mut out);
