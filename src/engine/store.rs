@@ -175,13 +175,24 @@ impl Store {
             if let SeedSource::Static(index) = agg.seed
                 && matches!(agg.op, CmpOp::Ge | CmpOp::Gt)
             {
-                let reached: Vec<Tuple> = statics
-                    .index_tuples(index)
-                    .iter()
-                    .filter(|t| threshold(&agg.bound, t) <= 0)
-                    .copied()
-                    .collect();
-                store.vars[plan.aggs[i].reached].insert(reached.into());
+                let seeds = statics.index_tuples(index);
+                let reached: Vec<Tuple> = match &store.counters[i] {
+                    // The shared starting array already holds each bound.
+                    Counters::Dense(left) => left
+                        .iter()
+                        .zip(seeds.iter())
+                        .filter(|(l, _)| **l <= 0)
+                        .map(|(_, t)| key_prefix(t, agg.key_len))
+                        .collect(),
+                    Counters::Sparse(_) => seeds
+                        .iter()
+                        .filter(|t| threshold(&agg.bound, t) <= 0)
+                        .copied()
+                        .collect(),
+                };
+                if !reached.is_empty() {
+                    store.vars[plan.aggs[i].reached].insert(reached.into());
+                }
             }
         }
         store
