@@ -4,6 +4,9 @@
 //! file under `rules/`, and the rules run to a fixpoint with `datafrog`
 //! joins. See ARCHITECTURE.md for the map of the modules.
 
+// Input never panics the tool: no `unwrap`/`expect` outside tests.
+#![warn(clippy::unwrap_used, clippy::expect_used)]
+
 pub mod batch;
 pub mod cli;
 pub mod engine;
