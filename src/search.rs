@@ -105,6 +105,8 @@ pub struct SearchResult {
     pub root_contradictions: Vec<(String, Option<usize>)>,
     /// For an invalid result: what is wrong and which rules derived it.
     pub invalid: Option<String>,
+    /// After a fact limit: the relation that grew without end.
+    pub grew: Option<String>,
     /// Counters.
     pub stats: SearchStats,
     /// The step log (`trace` on).
@@ -142,6 +144,7 @@ pub fn search_keeping<'e>(
         partial: (puzzle.cells.clone(), vec![0; n * n]),
         root_contradictions: Vec::new(),
         invalid: None,
+        grew: None,
         stats: SearchStats::default(),
         log: Vec::new(),
     };
@@ -150,7 +153,7 @@ pub fn search_keeping<'e>(
     loop {
         if let Some(mut solve) = current.take() {
             let since = solve.steps();
-            let status = solve.run();
+            let status = solve.run_until(options.timeout.map(|t| started + t));
             account(&mut result.stats, &solve);
             if options.trace {
                 log_branch(&mut result.log, &solve, since, &status, puzzle);
@@ -207,9 +210,15 @@ pub fn search_keeping<'e>(
                     result.stop = Stop::InvalidResult;
                     break;
                 }
-                Status::FactLimit => {
+                Status::FactLimit(grew) => {
                     result.partial = (solve.grid(), solve.candidates());
                     result.stop = Stop::FactLimit;
+                    result.grew = Some(grew);
+                    break;
+                }
+                Status::Timeout => {
+                    result.partial = (solve.grid(), solve.candidates());
+                    result.stop = Stop::Timeout;
                     break;
                 }
                 Status::Stalled => {
@@ -320,7 +329,8 @@ fn log_branch(log: &mut Vec<String>, solve: &Solve, since: u32, status: &Status,
             }
         }
         Status::Conflict => "two digits placed in one cell".to_string(),
-        Status::FactLimit => "stopped: too many facts".to_string(),
+        Status::FactLimit(grew) => format!("stopped: {grew} grew past the fact limit"),
+        Status::Timeout => "stopped: the time limit".to_string(),
     };
     log.push(end);
 }

@@ -24,8 +24,9 @@ pub enum Verdict {
     /// The rules produced a grid that breaks Sudoku's constraints: an
     /// unsound or incomplete rule set. Says what and which rules.
     InvalidResult(String),
-    /// The rules derived more facts than the limit.
-    FactLimit,
+    /// The rules derived more facts than the limit: the relation that
+    /// grew most (a rule that derives without end).
+    FactLimit(String),
 }
 
 impl Verdict {
@@ -38,7 +39,7 @@ impl Verdict {
             Verdict::Contradiction => "contradiction",
             Verdict::Limit(_) => "limit",
             Verdict::InvalidResult(_) => "invalid_result",
-            Verdict::FactLimit => "fact_limit",
+            Verdict::FactLimit(_) => "fact_limit",
         }
     }
 }
@@ -97,7 +98,7 @@ pub fn solve(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Outco
     let logic_only = options.mode == Mode::LogicOnly;
     let verdict = match r.stop {
         Stop::InvalidResult => Verdict::InvalidResult(r.invalid.clone().unwrap_or_default()),
-        Stop::FactLimit => Verdict::FactLimit,
+        Stop::FactLimit => Verdict::FactLimit(r.grew.clone().unwrap_or_default()),
         Stop::Stalled => Verdict::Stalled,
         _ if r.solutions > 0 => Verdict::Solved,
         // Without guessing, the only way to end with nothing is the root

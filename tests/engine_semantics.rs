@@ -949,7 +949,7 @@ grow(X) :- grow(Y), X = Y + 1.
     let mut engine = bare_engine(text);
     engine.fact_limit = 5_000;
     let obs = observe(&engine, &cells(SMALL));
-    assert_eq!(obs.status, Status::FactLimit);
+    assert_eq!(obs.status, Status::FactLimit("relation `grow`".into()));
 }
 
 /// Depth-first search over the public fork/guess API: the branching layer

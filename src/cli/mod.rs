@@ -5,7 +5,7 @@ mod inspect;
 mod progress;
 
 use crate::batch;
-use crate::engine::Engine;
+use crate::engine::{DEFAULT_FACT_LIMIT, Engine};
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::lang::library::{RuleSources, RulesError};
 use crate::lang::program::Program;
@@ -127,6 +127,11 @@ pub struct SolveArgs {
     /// Stop a puzzle's search after SECS seconds (fractions allowed).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
+    /// Stop a branch whose rules store more than N facts (a rule that
+    /// derives without end); the report names the relation that grew.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_FACT_LIMIT,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_facts: u64,
     /// Log every step: which rule placed or eliminated what, each guess and
     /// backtrack, and the path to the solution (grid and JSON formats; on
     /// stderr for the line format).
@@ -282,6 +287,7 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
         }
     };
     engine.provenance = !args.no_provenance;
+    engine.fact_limit = args.max_facts;
     let options = SearchOptions {
         mode: match (args.logic_only, args.count) {
             (true, _) => Mode::LogicOnly,

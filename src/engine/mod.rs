@@ -25,9 +25,11 @@ use std::sync::{Arc, OnceLock};
 pub use store::{FactOrigin, RunEnd, Statics, Store};
 use tuple::{Tuple, flat, slot};
 
-/// Derived tuples after which a solve is stopped as runaway (rules that
-/// generate values without end).
-pub const DEFAULT_FACT_LIMIT: u64 = 20_000_000;
+/// Facts a branch (or a static stratum) may store before it is stopped as
+/// runaway (rules that generate values without end). The default solve
+/// stores far fewer at any size; every tier on a 16x16 grid passes it
+/// (hidden subsets' groups of units, digit sets and digits).
+pub const DEFAULT_FACT_LIMIT: u64 = 2_000_000;
 
 /// One static stratum, ready to run.
 struct StaticStage {
@@ -52,7 +54,8 @@ pub struct Engine {
     numbered: FxHashMap<RelId, usize>,
     /// Whether to record the provenance of derived facts.
     pub provenance: bool,
-    /// Derived-tuple limit per puzzle.
+    /// Facts a branch or a static stratum may store (see
+    /// [`DEFAULT_FACT_LIMIT`]).
     pub fact_limit: u64,
 }
 
@@ -185,6 +188,26 @@ impl Engine {
         (self.dynamic.vars.len(), self.dynamic.ops.len())
     }
 
+    /// How reports name an engine relation: a program relation by name, a
+    /// count's groups by the rule holding the count.
+    fn describe(&self, rel: Option<RelId>) -> String {
+        let Some(r) = rel.and_then(|r| self.lowered.rels.get(r)) else {
+            return "a relation".to_string();
+        };
+        let agg = match r.origin {
+            ir::RelOrigin::Program => return format!("relation `{}`", r.name),
+            ir::RelOrigin::Seed(a) | ir::RelOrigin::Reached(a) => a,
+        };
+        self.lowered
+            .aggs
+            .get(agg)
+            .and_then(|a| self.program.rules.get(a.body.from_rule))
+            .map_or_else(
+                || format!("relation `{}`", r.name),
+                |rule| format!("the count of the rule at {}", rule.name),
+            )
+    }
+
     /// The fixpoint's compiled plan (for debugging plans and benchmarks).
     pub fn dynamic_plan(&self) -> &Plan {
         &self.dynamic
@@ -227,8 +250,17 @@ impl Engine {
             let base = |r: RelId| self.base_facts(r, g, cells);
             let mut store = Store::new(&stage.plan, st, &base, false);
             // Static strata have no contradiction to watch; a runaway is
-            // cut by the fact limit and leaves the relation as far as it got.
-            store.run(&stage.plan, st, None, self.fact_limit, None);
+            // cut by the fact limit, and every solve with these statics
+            // then reports the relation that grew.
+            let limits = store::RunLimits {
+                facts: self.fact_limit,
+                deadline: None,
+            };
+            if store.run(&stage.plan, st, None, limits, None) == RunEnd::FactLimit
+                && st.overflow.is_none()
+            {
+                st.overflow = Some(self.describe(store.largest_relation(&stage.plan)));
+            }
             for &m in &stage.members {
                 let var = stage.plan.rel_var[&m];
                 let mut tuples = store.tuples(var);
@@ -265,6 +297,7 @@ impl Engine {
             .get_or_init(|| {
                 let mut st = Statics {
                     memo_scope: memo::new_scope(),
+                    overflow: None,
                     rels: vec![None; self.lowered.rels.len()],
                     indexes: Vec::new(),
                     probe_sets: Vec::new(),
@@ -316,8 +349,11 @@ pub enum Status {
     Contradiction,
     /// The rules placed two digits in one cell without deriving a contradiction.
     Conflict,
-    /// Too many facts were derived (a runaway rule set).
-    FactLimit,
+    /// Too many facts were derived (a runaway rule set): the relation
+    /// that grew most, as reports name it (``relation `m` ``).
+    FactLimit(String),
+    /// The deadline passed before the fixpoint.
+    Timeout,
 }
 
 /// A guess the branching layer made: cell index, digit, and the candidates
@@ -350,17 +386,33 @@ impl Solve<'_> {
 
     /// Runs the fixpoint until it is reached or a contradiction appears.
     pub fn run(&mut self) -> Status {
+        self.run_until(None)
+    }
+
+    /// Runs the fixpoint until it is reached, a contradiction appears, the
+    /// fact limit is hit or `deadline` passes.
+    pub fn run_until(&mut self, deadline: Option<std::time::Instant>) -> Status {
         let e = self.engine;
+        if let Some(grew) = &self.statics.overflow {
+            return Status::FactLimit(grew.clone());
+        }
         let cells = self.geometry.n * self.geometry.n;
+        let limits = store::RunLimits {
+            facts: e.fact_limit,
+            deadline,
+        };
         match self.store.run(
             &e.dynamic,
             &self.statics,
             Some(e.contradiction),
-            e.fact_limit,
+            limits,
             Some((e.placed, cells)),
         ) {
             store::RunEnd::Contradiction => Status::Contradiction,
-            store::RunEnd::FactLimit => Status::FactLimit,
+            store::RunEnd::FactLimit => {
+                Status::FactLimit(e.describe(self.store.largest_relation(&e.dynamic)))
+            }
+            store::RunEnd::Timeout => Status::Timeout,
             store::RunEnd::Fixpoint => {
                 let placed = self.placed_facts();
                 let cells = self.geometry.n * self.geometry.n;

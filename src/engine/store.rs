@@ -30,6 +30,9 @@ pub struct Statics {
     /// by the seed's index: each group's bound. Shared copy-on-write by
     /// every store of the grid size.
     pub counter_init: FxHashMap<IndexId, Arc<Vec<i32>>>,
+    /// A static relation that hit the fact limit (a runaway rule), if any:
+    /// solves with these statics stop at once and name it.
+    pub overflow: Option<String>,
 }
 
 static NO_TUPLES: Relation<Tuple> = Relation {
@@ -75,6 +78,16 @@ enum Counters {
     Dense(Arc<Vec<i32>>),
 }
 
+/// What stops a run early.
+#[derive(Clone, Copy, Debug)]
+pub struct RunLimits {
+    /// Facts stored (counted as inserted, before deduplication against
+    /// older ones) past which the run stops: a runaway rule set.
+    pub facts: u64,
+    /// When to stop.
+    pub deadline: Option<std::time::Instant>,
+}
+
 /// How a run of the fixpoint ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunEnd {
@@ -84,6 +97,8 @@ pub enum RunEnd {
     Contradiction,
     /// A limit on derived facts was hit.
     FactLimit,
+    /// The deadline passed.
+    Timeout,
 }
 
 /// The state of one evaluation.
@@ -334,17 +349,23 @@ impl Store {
         self.vars[var].recent.borrow().elements.clone()
     }
 
-    /// Runs rounds until a fixpoint, a fact in `stop`, or `fact_limit`
-    /// derived tuples.
+    /// Runs rounds until a fixpoint, a fact in `stop`, more than
+    /// `limits.facts` facts stored, or `limits.deadline`.
     pub fn run(
         &mut self,
         plan: &Plan,
         statics: &Statics,
         stop: Option<usize>,
-        fact_limit: u64,
+        limits: RunLimits,
         complete: Option<(usize, usize)>,
     ) -> RunEnd {
         loop {
+            if limits
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                return RunEnd::Timeout;
+            }
             if !self.iteration.changed() {
                 if self.finalize_exact_counts(plan, statics) {
                     continue;
@@ -383,10 +404,19 @@ impl Store {
             if std::mem::take(&mut self.gated_fired) {
                 self.reset_tiers();
             }
-            if self.derived > fact_limit {
+            if self.derived > limits.facts {
                 return RunEnd::FactLimit;
             }
         }
+    }
+
+    /// The relation holding the most facts (after a fact limit: the one
+    /// that grew without end).
+    pub fn largest_relation(&self, plan: &Plan) -> Option<RelId> {
+        plan.rel_var
+            .iter()
+            .max_by_key(|&(_, &v)| self.len(v))
+            .map(|(&rel, _)| rel)
     }
 
     /// Counts compared with `=`, `<`, ... read only complete relations, so
@@ -434,7 +464,6 @@ impl Store {
         if tuples.is_empty() {
             return;
         }
-        self.derived += tuples.len() as u64;
         if plan.is_pipe(to.var) && to.count.is_none() {
             self.pipe_buf[to.var].extend(tuples);
             return;
@@ -446,6 +475,7 @@ impl Store {
         }
         tuples.sort_unstable();
         tuples.dedup();
+        self.derived += tuples.len() as u64;
         if let Some((rule, rel)) = to.rule {
             let step = self.step;
             let mut new = 0;
@@ -561,7 +591,6 @@ impl Store {
             };
             memo::rows_memoised(statics.memo_scope, c as u32, input, &mut rows, compute);
         }
-        self.derived += rows.len() as u64;
         let monotone = matches!(agg.op, CmpOp::Ge | CmpOp::Gt);
         let seeds = statics.index_tuples(seed);
         let mut reached = Vec::new();

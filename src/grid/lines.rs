@@ -119,6 +119,10 @@ impl<R: BufRead> LineSource<R> {
             Ok(text) => Ok(text.to_string()),
             Err(e) => {
                 let valid = &bytes[..e.valid_up_to()];
+                // A comment is skipped whatever it holds.
+                if valid.trim_ascii_start().starts_with(b"#") {
+                    return Ok(String::from_utf8_lossy(bytes).into_owned());
+                }
                 // The prefix is valid by definition; the fallback only keeps this panic-free.
                 let column = std::str::from_utf8(valid).map_or(1, |s| s.chars().count() + 1);
                 let byte = bytes.get(e.valid_up_to()).copied().unwrap_or(0);

@@ -27,6 +27,8 @@ pub struct PuzzleReader<R: BufRead> {
     pending: Option<io::Result<Line>>,
     file: String,
     finished: bool,
+    /// Whether any puzzle or error was returned (or the end reported).
+    yielded: bool,
 }
 
 impl<R: BufRead> PuzzleReader<R> {
@@ -43,7 +45,23 @@ impl<R: BufRead> PuzzleReader<R> {
             pending: None,
             file: file.to_string(),
             finished: false,
+            yielded: false,
         }
+    }
+
+    /// At the end of the input: an input that held no puzzle at all (empty,
+    /// or only comments and blank lines) is an error, so a wrong or empty
+    /// file never passes silently.
+    fn end_of_input(&mut self) -> Option<Result<Puzzle, PuzzleError>> {
+        if std::mem::replace(&mut self.yielded, true) {
+            return None;
+        }
+        let line = self.lines.lines_read().max(1);
+        Some(Err(self.error(
+            line,
+            1,
+            "no puzzle in this input: it is empty or holds only comments and blank lines",
+        )))
     }
 
     fn next_line(&mut self) -> Option<io::Result<Line>> {
@@ -263,6 +281,19 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
     type Item = Result<Puzzle, PuzzleError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        match self.next_item() {
+            Some(item) => {
+                self.yielded = true;
+                Some(item)
+            }
+            None => self.end_of_input(),
+        }
+    }
+}
+
+impl<R: BufRead> PuzzleReader<R> {
+    /// The next puzzle or error, `None` at the end.
+    fn next_item(&mut self) -> Option<Result<Puzzle, PuzzleError>> {
         if self.finished {
             return None;
         }

@@ -423,10 +423,26 @@ fn errors_do_not_stop_reading() {
 }
 
 #[test]
-fn empty_and_comment_only_inputs_have_no_puzzles() {
-    assert!(read("").is_empty());
-    assert!(read("\n\n# just a comment\n---+---\n  \n").is_empty());
-    assert!(read("\u{FEFF}").is_empty());
+fn an_input_without_puzzles_is_one_error() {
+    for (text, line) in [
+        ("", 1),
+        ("\n\n# just a comment\n---+---\n  \n", 5),
+        ("\u{FEFF}", 1),
+    ] {
+        let got = outcomes(text);
+        assert_eq!(got.len(), 1, "{text:?}: {got:?}");
+        assert!(
+            got[0].starts_with(&format!("t.txt:{line}:1: no puzzle in this input")),
+            "{got:?}"
+        );
+    }
+}
+
+#[test]
+fn a_comment_that_is_not_utf8_is_still_skipped() {
+    let got = read_bytes(b"# caf\xe9\n1..4.........32.\n");
+    assert_eq!(got.len(), 1);
+    assert!(got[0].is_ok(), "{got:?}");
 }
 
 #[test]

@@ -56,9 +56,9 @@ fn reason(outcome: &Outcome, puzzle: &Puzzle) -> String {
         Verdict::InvalidResult(why) => {
             format!("invalid result: the rules produced a wrong grid ({why}); check the rule files")
         }
-        Verdict::FactLimit => format!(
-            "stopped: the rules derived more than {} facts; a rule may generate values without end",
-            outcome.stats.derived
+        Verdict::FactLimit(grew) => format!(
+            "stopped: {grew} grew past the fact limit (--max-facts); a rule \
+             derives values without end: bound its numbers, or raise the limit"
         ),
     }
 }

@@ -1,0 +1,101 @@
+//! Limits: a rule set that derives without end is stopped by the fact
+//! limit (naming the relation that grew) or by the time limit, puzzle by
+//! puzzle, with the "not solved" exit code and one result per puzzle.
+
+mod common;
+
+use common::{repo_path, sudolog};
+use predicates::str::contains;
+
+fn runaway(file: &str) -> String {
+    repo_path(&format!("tests/data/rules/{file}"))
+}
+
+#[test]
+fn a_static_runaway_is_stopped_by_the_fact_limit_naming_its_relation() {
+    let out = sudolog()
+        .args([
+            "solve",
+            "--format",
+            "line",
+            "--max-facts",
+            "20000",
+            "--rules-add",
+        ])
+        .arg(runaway("runaway_static.dl"))
+        .arg(repo_path("tests/data/essay.txt"))
+        .assert()
+        .code(1)
+        .stdout(contains("relation `n` grew past the fact limit"))
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert_eq!(text.lines().count(), 3, "one result per puzzle:\n{text}");
+}
+
+#[test]
+fn a_runaway_over_the_state_is_stopped_by_the_fact_limit_naming_its_relation() {
+    sudolog()
+        .args([
+            "solve",
+            "--format",
+            "json",
+            "--max-facts",
+            "20000",
+            "--rules-add",
+        ])
+        .arg(runaway("runaway_state.dl"))
+        .arg(repo_path("tests/data/essay.txt"))
+        .assert()
+        .code(1)
+        .stdout(contains("\"fact_limit\""))
+        .stdout(contains("relation `m` grew"));
+}
+
+#[test]
+fn a_runaway_within_one_fixpoint_is_stopped_by_the_time_limit() {
+    sudolog()
+        .args(["solve", "--format", "line", "-j1", "--timeout", "0.2"])
+        .args(["--max-facts", "1000000000", "--rules-add"])
+        .arg(runaway("runaway_state.dl"))
+        .arg(repo_path("tests/data/essay.txt"))
+        .assert()
+        .code(1)
+        .stdout(contains("stopped by the time limit (--timeout)"));
+}
+
+#[test]
+fn the_default_limits_leave_the_standard_library_alone() {
+    sudolog()
+        .args(["solve", "--format", "line", "--max-tier", "7"])
+        .arg(repo_path("tests/data/essay.txt"))
+        .assert()
+        .success();
+    sudolog()
+        .args(["solve", "--format", "line"])
+        .arg(repo_path("tests/data/sixteen.txt"))
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_heavy_technique_on_a_big_grid_is_stopped_naming_its_rule() {
+    // Every tier on 16x16: the subsets' groups (units x digit sets x
+    // digits) run into the millions.
+    sudolog()
+        .args([
+            "solve",
+            "--format",
+            "line",
+            "--max-tier",
+            "7",
+            "--max-facts",
+            "200000",
+        ])
+        .arg(repo_path("tests/data/sixteen.txt"))
+        .assert()
+        .code(1)
+        .stdout(contains("the count of the rule at rules/"))
+        .stdout(contains("_subsets.dl:"));
+}
