@@ -2,6 +2,7 @@
 
 mod grade;
 mod inspect;
+mod interrupt;
 mod progress;
 
 use crate::batch;
@@ -38,7 +39,9 @@ pub const EXIT_INVALID: i32 = 2;
 const EXIT_CODES: &str = "Exit codes:
   0  every puzzle solved (check: the rules are valid)
   1  some puzzle not solved: no solution, stalled, stopped by a limit (check: the rules have errors)
-  2  invalid input: a bad puzzle or unreadable file, bad rules, bad arguments";
+  2  invalid input: a bad puzzle or unreadable file, bad rules, bad arguments;
+     or the output cannot be written (a closed pipe, as in `| head`, ends quietly with 0)
+130  interrupted by Ctrl-C: every result finished before it was written";
 
 /// sudolog: a Sudoku solver that is a Datalog engine.
 #[derive(Parser, Debug)]
@@ -165,6 +168,8 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 
 /// A puzzle's rendered output (stdout) and note (stderr).
 struct Rendered {
+    /// Skipped because of Ctrl-C: nothing to write, and the run stops here.
+    skipped: bool,
     text: String,
     note: String,
     /// Its input file and figures: for the `--stats` summary, and whether
@@ -313,8 +318,18 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     // Each worker renders its puzzle's output; the writer only prints.
     let work = |i: usize, item: Result<Puzzle, PuzzleError>| -> Rendered {
         let index = i + 1;
+        if interrupt::interrupted() {
+            return Rendered {
+                skipped: true,
+                text: String::new(),
+                note: String::new(),
+                file: String::new(),
+                figures: PuzzleFigures::invalid(),
+            };
+        }
         match item {
             Err(e) => Rendered {
+                skipped: false,
                 text: match format {
                     Format::Line => format!("{}\n", report::error_line(&e)),
                     Format::Grid => format!("{}\n", report::grid_error(index, &e)),
@@ -348,6 +363,7 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
                     ),
                 };
                 Rendered {
+                    skipped: false,
                     text,
                     note,
                     file: puzzle.origin.file.clone(),
@@ -359,7 +375,11 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     let jobs = args.jobs.map_or_else(batch::default_jobs, usize::from);
     let mut summary = Summary::new();
     let progress = progress::start(!args.no_progress);
-    batch::for_each_ordered(read_inputs(&args.files), jobs, work, |r: Rendered| {
+    interrupt::watch();
+    let written = batch::for_each_ordered(read_inputs(&args.files), jobs, work, |r: Rendered| {
+        if r.skipped {
+            return Err(None);
+        }
         progress.inc(1);
         if args.stats {
             summary.add(&r.file, &r.figures);
@@ -369,18 +389,25 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
         } else if !r.figures.solved {
             unsolved += 1;
         }
-        out.write_all(r.text.as_bytes())?;
+        out.write_all(r.text.as_bytes()).map_err(Some)?;
         if !r.note.is_empty() {
             progress.suspend(|| eprint!("{}", r.note));
         }
-        Ok::<(), io::Error>(())
-    })?;
+        Ok(())
+    });
     progress.finish_and_clear();
+    // Ctrl-C (`Err(None)`) still flushes every result finished before it.
+    if let Err(Some(e)) = written {
+        return Err(e);
+    }
     out.flush()?;
     if args.stats {
         eprint!("{}", summary.render(started.elapsed(), jobs));
     }
-    Ok(if invalid > 0 {
+    Ok(if interrupt::interrupted() {
+        eprintln!("sudolog: interrupted; the results above are complete up to there");
+        interrupt::EXIT_INTERRUPTED
+    } else if invalid > 0 {
         EXIT_INVALID
     } else if unsolved > 0 {
         EXIT_UNSOLVED
