@@ -4,6 +4,7 @@ mod grade;
 mod inspect;
 mod interrupt;
 mod progress;
+mod verify;
 
 use crate::batch;
 use crate::engine::{DEFAULT_FACT_LIMIT, Engine};
@@ -67,6 +68,10 @@ pub enum Command {
     /// Grade puzzles: the hardest technique each needs without guessing
     /// (or that guessing is needed), and how often each technique fired.
     Grade(grade::GradeArgs),
+    /// Check the rules against puzzles with known solutions: report every
+    /// rule that eliminated a solution digit or placed a wrong one, with
+    /// the puzzle, the fact and its derivation.
+    VerifyRules(verify::VerifyArgs),
     /// Ask a conjunctive query over the facts a solve derived.
     Query(inspect::QueryArgs),
     /// Explain why a cell holds its digit, or why a fact holds, down to the
@@ -196,6 +201,7 @@ pub fn main() -> i32 {
         Command::Check(args) => check(&args),
         Command::Facts(args) => inspect::facts(&args),
         Command::Grade(args) => grade::grade(&args),
+        Command::VerifyRules(args) => verify::verify_rules(&args),
         Command::Query(args) => inspect::query(&args),
         Command::Explain(args) => inspect::explain_command(&args),
     };

@@ -7,3 +7,4 @@ pub mod explain;
 pub mod export;
 pub mod sqlite;
 pub mod trace;
+pub mod verify;

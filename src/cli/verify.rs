@@ -1,0 +1,203 @@
+//! `sudolog verify-rules`: run each technique on puzzles with known
+//! solutions and report every rule that derived a fact contradicting a
+//! solution from facts that agree with it (an unsound rule).
+
+use super::{
+    EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, compile, load_rules, print_rules_error,
+};
+use crate::batch;
+use crate::grid::{Puzzle, PuzzleError, PuzzleReader, read_inputs};
+use crate::inspect::verify::{WrongFact, wrong_facts};
+use crate::lang::program::Program;
+use clap::Args;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+/// Arguments of `verify-rules`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// Puzzles with their solutions: each puzzle line followed by its
+    /// solution on the same line (`PUZZLE SOLUTION` or `PUZZLE,SOLUTION`),
+    /// or solutions given by --solutions.
+    #[arg(long, value_name = "FILE")]
+    pub against: String,
+    /// A file with one solution per puzzle of --against, in the same order.
+    #[arg(long, value_name = "FILE")]
+    pub solutions: Option<String>,
+    /// The rule set; each of its techniques (or those --techniques names)
+    /// is checked with singles, as far as it gets without guessing.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+/// A puzzle and its solution.
+struct Case {
+    puzzle: Puzzle,
+    solution: Vec<u8>,
+}
+
+/// Runs `verify-rules`.
+pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
+    let program = match load_rules(&args.rules) {
+        Ok(p) => p,
+        Err(e) => {
+            print_rules_error(&e);
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let (cases, bad) = read_cases(args);
+    for e in &bad {
+        eprintln!("{e}");
+    }
+    if !bad.is_empty() {
+        return Ok(EXIT_INVALID);
+    }
+    let mut out = io::stdout().lock();
+    // Per rule: its technique, how many wrong facts, and the first one with
+    // where it happened.
+    let mut found: BTreeMap<String, (String, usize, WrongFact, String)> = BTreeMap::new();
+    let runs = technique_sets(&program);
+    for techniques in &runs {
+        let mut p = program.clone();
+        if let Err(e) = p.restrict_techniques(techniques) {
+            eprintln!("sudolog: {e}");
+            return Ok(EXIT_INVALID);
+        }
+        let Some(engine) = compile(p) else {
+            return Ok(EXIT_INVALID);
+        };
+        let work = |_: usize, case: &Case| {
+            let at = format!("{}:{}", case.puzzle.origin.file, case.puzzle.origin.line);
+            (at, wrong_facts(&engine, &case.puzzle, &case.solution))
+        };
+        batch::for_each_ordered(cases.iter(), batch::default_jobs(), work, |(at, wrong)| {
+            for w in wrong {
+                let entry = found
+                    .entry(w.rule.clone())
+                    .or_insert_with(|| (w.technique.clone(), 0, w, at.clone()));
+                entry.1 += 1;
+            }
+            Ok::<(), io::Error>(())
+        })?;
+    }
+    for (rule, (technique, count, first, at)) in &found {
+        writeln!(
+            out,
+            "unsound: {rule} ({technique}) derived {} at step {} on the puzzle at {at}, but {}; {count} wrong fact{} in all",
+            first.fact,
+            first.step,
+            first.truth,
+            if *count == 1 { "" } else { "s" }
+        )?;
+        for line in first.derivation.lines() {
+            writeln!(out, "    {line}")?;
+        }
+    }
+    writeln!(
+        out,
+        "{} puzzle{} with solutions, {} technique run{}: {}",
+        cases.len(),
+        if cases.len() == 1 { "" } else { "s" },
+        runs.len(),
+        if runs.len() == 1 { "" } else { "s" },
+        if found.is_empty() {
+            "no rule derived a fact that contradicts a solution".to_string()
+        } else {
+            format!(
+                "{} unsound rule{}",
+                found.len(),
+                if found.len() == 1 { "" } else { "s" }
+            )
+        }
+    )?;
+    Ok(if found.is_empty() {
+        EXIT_OK
+    } else {
+        EXIT_UNSOLVED
+    })
+}
+
+/// The technique sets to run: each technique of tier 1 or more with the
+/// singles (so it meets the states singles reach), or the whole set if it
+/// has no tiered technique. Tier-0 files are part of every run.
+fn technique_sets(program: &Program) -> Vec<Vec<String>> {
+    let has_singles = program.techniques.iter().any(|t| t.name == "singles");
+    let sets: Vec<Vec<String>> = program
+        .techniques
+        .iter()
+        .filter(|t| t.tier > 0)
+        .map(|t| {
+            let mut set = vec![t.name.clone()];
+            if has_singles && t.name != "singles" {
+                set.push("singles".to_string());
+            }
+            set
+        })
+        .collect();
+    if sets.is_empty() {
+        vec![program.techniques.iter().map(|t| t.name.clone()).collect()]
+    } else {
+        sets
+    }
+}
+
+/// Reads the puzzles and their solutions; the errors say which puzzle
+/// lacks a solution or has a wrong one.
+fn read_cases(args: &VerifyArgs) -> (Vec<Case>, Vec<String>) {
+    let mut cases = Vec::new();
+    let mut bad = Vec::new();
+    let mut solutions = args
+        .solutions
+        .as_ref()
+        .map(|f| read_inputs(std::slice::from_ref(f)));
+    for item in read_inputs(std::slice::from_ref(&args.against)) {
+        let given = solutions.as_mut().map(|s| s.next());
+        let puzzle = match item {
+            Ok(p) => p,
+            Err(e) => {
+                bad.push(e.to_string());
+                continue;
+            }
+        };
+        let at = format!("{}:{}", puzzle.origin.file, puzzle.origin.line);
+        let solution = match given {
+            Some(Some(Ok(s))) => Ok(s.cells),
+            Some(Some(Err(e))) => Err(e.to_string()),
+            Some(None) => Err(format!(
+                "{at}: the solutions file has no line for this puzzle; give one solution per puzzle, in order"
+            )),
+            None => solution_in_label(&puzzle).unwrap_or_else(|| {
+                Err(format!(
+                    "{at}: no solution after the puzzle; write `PUZZLE SOLUTION` on each line, or pass --solutions FILE"
+                ))
+            }),
+        };
+        match solution.and_then(|s| {
+            crate::solver::check_solution(&puzzle.geometry, &puzzle.cells, &s)
+                .map(|()| s)
+                .map_err(|e| format!("{at}: the solution given is wrong: {}", e.message))
+        }) {
+            Ok(solution) => cases.push(Case { puzzle, solution }),
+            Err(e) => bad.push(e),
+        }
+    }
+    (cases, bad)
+}
+
+/// The full grid written after the puzzle on its line (the first word of
+/// the right length), if there is one.
+fn solution_in_label(puzzle: &Puzzle) -> Option<Result<Vec<u8>, String>> {
+    let n = puzzle.geometry.n;
+    let token = puzzle
+        .label
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .find(|t| t.chars().count() == n * n)?;
+    let at = format!("{}:{}", puzzle.origin.file, puzzle.origin.line);
+    let read: Option<Result<Puzzle, PuzzleError>> =
+        PuzzleReader::new(token.as_bytes(), &puzzle.origin.file).next();
+    Some(match read {
+        Some(Ok(s)) if s.geometry.n == n => Ok(s.cells),
+        Some(Err(e)) => Err(format!("{at}: the solution given is wrong: {}", e.message)),
+        _ => Err(format!("{at}: the solution given is not a {n}x{n} grid")),
+    })
+}

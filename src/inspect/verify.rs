@@ -1,0 +1,81 @@
+//! Checking rules against known solutions: run the rules (no guessing) on
+//! a puzzle whose solution is known, and find the facts that contradict
+//! it. Every fact of an earlier step agrees with the solution, so the
+//! rules of the first wrong step are the ones that broke it: they derived
+//! a wrong fact from right ones.
+
+use super::db::FactDb;
+use super::explain;
+use crate::engine::Engine;
+use crate::grid::Puzzle;
+use crate::lang::program::{Builtin, RelId, cell_coords};
+
+/// A fact that contradicts the solution, derived from facts that agree
+/// with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrongFact {
+    /// The rule that derived it (`file:line`).
+    pub rule: String,
+    /// Its technique (the rule file's stem).
+    pub technique: String,
+    /// The fact, as people read it (`eliminated(r3c5, 7)`).
+    pub fact: String,
+    /// What the solution says instead (`r3c5 is 7`).
+    pub truth: String,
+    /// The fixpoint step that derived it.
+    pub step: u32,
+    /// Its derivation, down to the givens (text of `sudolog explain`).
+    pub derivation: String,
+}
+
+/// Runs `engine`'s rules on `puzzle` without guessing and returns the
+/// wrong facts of the first step that derived any (none if every fact
+/// agrees with `solution`, a full grid of digits).
+pub fn wrong_facts(engine: &Engine, puzzle: &Puzzle, solution: &[u8]) -> Vec<WrongFact> {
+    let g = puzzle.geometry;
+    let mut solve = engine.start(g, &puzzle.cells);
+    solve.run();
+    let program = engine.program();
+    let db = FactDb::new(program, &solve);
+    let cell_index = |v: i32| {
+        let (r, c) = cell_coords(v);
+        r * g.n + c
+    };
+    let mut wrong: Vec<(u32, RelId, Vec<i32>, usize)> = Vec::new();
+    for (builtin, wrong_if_true) in [(Builtin::Placed, false), (Builtin::Eliminated, true)] {
+        let rel = program.builtin(builtin);
+        for f in &db.relations[rel].facts {
+            let (Some(origin), [cell, digit]) = (f.origin, f.values.as_slice()) else {
+                continue;
+            };
+            let c = cell_index(*cell);
+            let Some(&right) = solution.get(c) else {
+                continue;
+            };
+            // A placement is wrong when it is not the solution's digit; an
+            // elimination when it is.
+            if (i32::from(right) == *digit) == wrong_if_true {
+                wrong.push((origin.step, rel, f.values.clone(), c));
+            }
+        }
+    }
+    let Some(first) = wrong.iter().map(|w| w.0).min() else {
+        return Vec::new();
+    };
+    wrong
+        .into_iter()
+        .filter(|w| w.0 == first)
+        .map(|(step, rel, values, c)| {
+            let origin = db.relations[rel].find(&values).and_then(|f| f.origin);
+            let rule = origin.and_then(|o| program.rules.get(o.rule as usize));
+            WrongFact {
+                rule: rule.map_or_else(|| "a guess".to_string(), |r| r.name.clone()),
+                technique: rule.map_or_else(String::new, |r| r.technique.clone()),
+                fact: db.show_fact(rel, &values),
+                truth: format!("{} is {}", g.cell_name(c), g.digit_symbol(solution[c])),
+                step,
+                derivation: explain::render(&explain::explain(&db, rel, &values, 3)),
+            }
+        })
+        .collect()
+}
