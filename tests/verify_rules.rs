@@ -70,7 +70,7 @@ fn an_unsound_rule_is_named_with_the_puzzle_the_fact_and_its_derivation() {
         text.contains(&format!("    eliminated({cell}, {digit}) — Wrong:")),
         "{text}"
     );
-    assert!(text.contains(&format!("placed(")), "{text}");
+    assert!(text.contains("placed("), "{text}");
 }
 
 #[test]
