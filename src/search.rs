@@ -149,7 +149,8 @@ pub fn search_keeping<'e>(
         log: Vec::new(),
     };
     let mut stack: Vec<Pending> = Vec::new();
-    let mut current = Some(engine.start(puzzle.geometry, &puzzle.cells));
+    let regions = puzzle.regions.as_deref();
+    let mut current = Some(engine.start_with_regions(puzzle.geometry, regions, &puzzle.cells));
     loop {
         if let Some(mut solve) = current.take() {
             let since = solve.steps();
@@ -161,7 +162,8 @@ pub fn search_keeping<'e>(
             match status {
                 Status::Solved => {
                     let grid = solve.grid();
-                    match crate::solver::check_solution(&puzzle.geometry, &puzzle.cells, &grid) {
+                    let g = &puzzle.geometry;
+                    match crate::solver::check_solution_in(g, regions, &puzzle.cells, &grid) {
                         Ok(()) => {
                             result.solutions += 1;
                             if result.first.is_none() {

@@ -2,6 +2,7 @@
 //! check of every solution, and the result as reports need it.
 
 use crate::engine::{Engine, Guess};
+use crate::grid::regions::box_index;
 use crate::grid::{Geometry, Puzzle};
 use crate::search::{Mode, SearchOptions, Stop, search};
 use std::time::Instant;
@@ -162,6 +163,17 @@ pub struct SolutionError {
 /// Checks a complete grid against Sudoku's constraints and the givens,
 /// independently of any rule.
 pub fn check_solution(g: &Geometry, givens: &[u8], grid: &[u8]) -> Result<(), SolutionError> {
+    check_solution_in(g, None, givens, grid)
+}
+
+/// [`check_solution`] for a grid whose boxes are a jigsaw's regions (or
+/// the regular boxes when `regions` is `None`).
+pub fn check_solution_in(
+    g: &Geometry,
+    regions: Option<&[u8]>,
+    givens: &[u8],
+    grid: &[u8],
+) -> Result<(), SolutionError> {
     let n = g.n;
     let fail = |message: String, cells: Vec<usize>| Err(SolutionError { message, cells });
     if grid.len() != n * n {
@@ -186,15 +198,15 @@ pub fn check_solution(g: &Geometry, givens: &[u8], grid: &[u8]) -> Result<(), So
             );
         }
     }
-    let b = g.box_size;
+    let box_kind = if regions.is_some() { "region" } else { "box" };
     for u in 0..n {
         let units: [(&str, Vec<usize>); 3] = [
             ("row", (0..n).map(|k| g.cell_at(u, k)).collect()),
             ("column", (0..n).map(|k| g.cell_at(k, u)).collect()),
             (
-                "box",
-                (0..n)
-                    .map(|k| g.cell_at((u / b) * b + k / b, (u % b) * b + k % b))
+                box_kind,
+                (0..n * n)
+                    .filter(|&c| box_index(g, regions, c) == u)
                     .collect(),
             ),
         ];

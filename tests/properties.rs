@@ -239,6 +239,7 @@ fn puzzle(g: Geometry, cells: Vec<u8>) -> Puzzle {
             line: 1,
         },
         label: String::new(),
+        regions: None,
     }
 }
 

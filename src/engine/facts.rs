@@ -3,18 +3,20 @@
 
 use super::tuple::{Tuple, flat};
 use crate::grid::Geometry;
+use crate::grid::regions::box_index;
 use crate::lang::program::{Builtin, MAX_SET, Value, cell_value};
 use crate::lang::symbols::Symbols;
 
 /// Unit kinds in the order of [`Symbols::unit`]: rows, columns, boxes.
 const KINDS: usize = 3;
 
-/// The unit of `kind` (0 row, 1 column, 2 box) that a cell belongs to, 1-based.
-fn unit_index(g: &Geometry, row: usize, col: usize, kind: usize) -> usize {
+/// The unit of `kind` (0 row, 1 column, 2 box or jigsaw region) that a
+/// cell belongs to, 1-based.
+fn unit_index(g: &Geometry, regions: Option<&[u8]>, row: usize, col: usize, kind: usize) -> usize {
     match kind {
         0 => row + 1,
         1 => col + 1,
-        _ => (row / g.box_size) * g.box_size + col / g.box_size + 1,
+        _ => box_index(g, regions, g.cell_at(row, col)) + 1,
     }
 }
 
@@ -37,10 +39,17 @@ fn small_sets(n: usize) -> impl Iterator<Item = Value> {
     out.into_iter()
 }
 
-/// The facts of a built-in relation for a grid (and, for `given`, a
-/// puzzle's cells: 0 empty, else the digit). Relations without base facts
-/// (`placed`, `eliminated`, `contradiction`) get none.
-pub fn base_facts(which: Builtin, g: &Geometry, symbols: &Symbols, cells: &[u8]) -> Vec<Tuple> {
+/// The facts of a built-in relation for a grid (with a jigsaw's regions as
+/// its boxes, if given; and, for `given`, a puzzle's cells: 0 empty, else
+/// the digit). Relations without base facts (`placed`, `eliminated`,
+/// `contradiction`) get none.
+pub fn base_facts(
+    which: Builtin,
+    g: &Geometry,
+    regions: Option<&[u8]>,
+    symbols: &Symbols,
+    cells: &[u8],
+) -> Vec<Tuple> {
     let n = g.n;
     let coords = || (0..n).flat_map(move |r| (0..n).map(move |c| (r, c)));
     let v = |x: usize| x as Value;
@@ -56,7 +65,7 @@ pub fn base_facts(which: Builtin, g: &Geometry, symbols: &Symbols, cells: &[u8])
             .map(|(r, c)| flat(&[cell_value(r, c), v(c + 1)]))
             .collect(),
         Builtin::Box => coords()
-            .map(|(r, c)| flat(&[cell_value(r, c), v(unit_index(g, r, c, 2))]))
+            .map(|(r, c)| flat(&[cell_value(r, c), v(unit_index(g, regions, r, c, 2))]))
             .collect(),
         Builtin::Unit => (0..KINDS)
             .flat_map(|k| (1..=n).map(move |i| (k, i)))
@@ -65,7 +74,10 @@ pub fn base_facts(which: Builtin, g: &Geometry, symbols: &Symbols, cells: &[u8])
         Builtin::InUnit => coords()
             .flat_map(|(r, c)| {
                 (0..KINDS).map(move |k| {
-                    flat(&[cell_value(r, c), symbols.unit(k, unit_index(g, r, c, k))])
+                    flat(&[
+                        cell_value(r, c),
+                        symbols.unit(k, unit_index(g, regions, r, c, k)),
+                    ])
                 })
             })
             .collect(),

@@ -21,7 +21,7 @@ use crate::lang::program::{Builtin, Program, RelId, Value, cell_coords, cell_val
 use ir::Lowered;
 use plan::{Indexes, Plan, PlanError};
 use rustc_hash::FxHashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 pub use store::{FactOrigin, RunEnd, Statics, Store};
 use tuple::{Tuple, flat, slot};
 
@@ -30,6 +30,9 @@ use tuple::{Tuple, flat, slot};
 /// stores far fewer at any size; every tier on a 16x16 grid passes it
 /// (hidden subsets' groups of units, digit sets and digits).
 pub const DEFAULT_FACT_LIMIT: u64 = 2_000_000;
+
+/// Region maps whose statics are kept at once.
+const REGION_CACHE_SIZE: usize = 64;
 
 /// One static stratum, ready to run.
 struct StaticStage {
@@ -47,6 +50,8 @@ pub struct Engine {
     stages: Vec<StaticStage>,
     dynamic: Plan,
     geometry_cache: [OnceLock<Arc<Statics>>; 4],
+    /// Statics per jigsaw region map (bounded, see [`REGION_CACHE_SIZE`]).
+    region_cache: Mutex<FxHashMap<Vec<u8>, Arc<Statics>>>,
     placed: usize,
     eliminated: usize,
     contradiction: usize,
@@ -169,6 +174,7 @@ impl Engine {
             stages,
             dynamic,
             geometry_cache: Default::default(),
+            region_cache: Default::default(),
             placed,
             eliminated,
             contradiction,
@@ -213,9 +219,15 @@ impl Engine {
         &self.dynamic
     }
 
-    fn base_facts(&self, rel: RelId, g: &Geometry, cells: &[u8]) -> Vec<Tuple> {
+    fn base_facts(
+        &self,
+        rel: RelId,
+        g: &Geometry,
+        regions: Option<&[u8]>,
+        cells: &[u8],
+    ) -> Vec<Tuple> {
         match self.program.relations.get(rel).and_then(|r| r.builtin) {
-            Some(b) => facts::base_facts(b, g, &self.program.symbols, cells),
+            Some(b) => facts::base_facts(b, g, regions, &self.program.symbols, cells),
             None => Vec::new(),
         }
     }
@@ -244,10 +256,17 @@ impl Engine {
         }
     }
 
-    fn run_stages(&self, st: &mut Statics, g: &Geometry, cells: &[u8], per_puzzle: bool) {
+    fn run_stages(
+        &self,
+        st: &mut Statics,
+        g: &Geometry,
+        regions: Option<&[u8]>,
+        cells: &[u8],
+        per_puzzle: bool,
+    ) {
         for stage in self.stages.iter().filter(|s| s.per_puzzle == per_puzzle) {
             self.build_indexes(st);
-            let base = |r: RelId| self.base_facts(r, g, cells);
+            let base = |r: RelId| self.base_facts(r, g, regions, cells);
             let mut store = Store::new(&stage.plan, st, &base, false);
             // Static strata have no contradiction to watch; a runaway is
             // cut by the fact limit, and every solve with these statics
@@ -290,42 +309,79 @@ impl Engine {
         }
     }
 
-    /// Static relations for a grid size, computed once and cached.
-    fn geometry_statics(&self, g: &Geometry) -> Arc<Statics> {
-        let slot = g.box_size.saturating_sub(2).min(3);
-        self.geometry_cache[slot]
-            .get_or_init(|| {
-                let mut st = Statics {
-                    memo_scope: memo::new_scope(),
-                    overflow: None,
-                    rels: vec![None; self.lowered.rels.len()],
-                    indexes: Vec::new(),
-                    probe_sets: Vec::new(),
-                    counter_init: FxHashMap::default(),
-                };
-                for (id, rel) in self.program.relations.iter().enumerate() {
-                    if rel.builtin.is_some() && !rel.dynamic && !rel.per_puzzle {
-                        let defined = self.stages.iter().any(|s| s.members.contains(&id));
-                        if !defined {
-                            st.rels[id] = Some(Arc::new(self.base_facts(id, g, &[]).into()));
-                        }
-                    }
+    /// Static relations for a grid size (and a jigsaw's region map),
+    /// computed once and cached.
+    fn geometry_statics(&self, g: &Geometry, regions: Option<&[u8]>) -> Arc<Statics> {
+        let Some(map) = regions else {
+            let slot = g.box_size.saturating_sub(2).min(3);
+            return self.geometry_cache[slot]
+                .get_or_init(|| Arc::new(self.compute_geometry_statics(g, None)))
+                .clone();
+        };
+        let cached = |cache: &Mutex<FxHashMap<Vec<u8>, Arc<Statics>>>| {
+            cache
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .get(map)
+                .cloned()
+        };
+        if let Some(st) = cached(&self.region_cache) {
+            return st;
+        }
+        let st = Arc::new(self.compute_geometry_statics(g, Some(map)));
+        let mut cache = self
+            .region_cache
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Jigsaw files often give every puzzle its own map: keep a few.
+        if cache.len() >= REGION_CACHE_SIZE {
+            cache.clear();
+        }
+        cache.insert(map.to_vec(), st.clone());
+        st
+    }
+
+    fn compute_geometry_statics(&self, g: &Geometry, regions: Option<&[u8]>) -> Statics {
+        let mut st = Statics {
+            memo_scope: memo::new_scope(),
+            overflow: None,
+            rels: vec![None; self.lowered.rels.len()],
+            indexes: Vec::new(),
+            probe_sets: Vec::new(),
+            counter_init: FxHashMap::default(),
+        };
+        for (id, rel) in self.program.relations.iter().enumerate() {
+            if rel.builtin.is_some() && !rel.dynamic && !rel.per_puzzle {
+                let defined = self.stages.iter().any(|s| s.members.contains(&id));
+                if !defined {
+                    st.rels[id] = Some(Arc::new(self.base_facts(id, g, regions, &[]).into()));
                 }
-                self.run_stages(&mut st, g, &[], false);
-                self.init_counters(&mut st);
-                Arc::new(st)
-            })
-            .clone()
+            }
+        }
+        self.run_stages(&mut st, g, regions, &[], false);
+        self.init_counters(&mut st);
+        st
     }
 
     /// Starts solving a puzzle: static relations ready, givens loaded, no
     /// round run yet.
     pub fn start(&self, g: Geometry, cells: &[u8]) -> Solve<'_> {
-        let geo = self.geometry_statics(&g);
+        self.start_with_regions(g, None, cells)
+    }
+
+    /// Starts solving a puzzle whose boxes are a jigsaw's regions (or the
+    /// regular boxes when `regions` is `None`).
+    pub fn start_with_regions(
+        &self,
+        g: Geometry,
+        regions: Option<&[u8]>,
+        cells: &[u8],
+    ) -> Solve<'_> {
+        let geo = self.geometry_statics(&g, regions);
         let mut st = (*geo).clone();
         let given = self.program.builtin(Builtin::Given);
-        st.rels[given] = Some(Arc::new(self.base_facts(given, &g, cells).into()));
-        self.run_stages(&mut st, &g, cells, true);
+        st.rels[given] = Some(Arc::new(self.base_facts(given, &g, regions, cells).into()));
+        self.run_stages(&mut st, &g, regions, cells, true);
         self.init_counters(&mut st);
         let store = Store::new(&self.dynamic, &st, &|_| Vec::new(), self.provenance);
         Solve {

@@ -1,16 +1,19 @@
 //! Turns the located symbols of one puzzle into a checked [`Puzzle`].
 
 use super::layout::Sym;
+use super::regions::RegionMap;
 use super::symbols::Symbol;
 use super::{Geometry, Origin, Puzzle, PuzzleError, validate};
 
 /// Decodes `syms` (exactly `g.cell_count()` of them, row-major) and checks
-/// the givens. The first bad symbol is reported at its own line and column.
+/// the givens (against the regions of a jigsaw, if `regions` is given).
+/// The first bad symbol is reported at its own line and column.
 pub(crate) fn assemble(
     g: Geometry,
     syms: &[Sym],
     origin: Origin,
     label: String,
+    regions: Option<RegionMap>,
 ) -> Result<Puzzle, PuzzleError> {
     let mut cells = Vec::with_capacity(syms.len());
     for (cell, s) in syms.iter().enumerate() {
@@ -29,6 +32,7 @@ pub(crate) fn assemble(
         origin,
         positions: syms.iter().map(|s| (s.line, s.col)).collect(),
         label,
+        regions,
     };
     validate(&puzzle)?;
     Ok(puzzle)
@@ -67,7 +71,7 @@ mod tests {
     fn decodes_cells_and_positions() {
         let g = Geometry::from_side(4).unwrap();
         let syms = grid_symbols("12.4 34_2 0000 ....", 5);
-        let p = assemble(g, &syms, origin(), "x".to_string()).unwrap();
+        let p = assemble(g, &syms, origin(), "x".to_string(), None).unwrap();
         assert_eq!(
             p.cells,
             vec![1, 2, 0, 4, 3, 4, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0]
@@ -80,14 +84,14 @@ mod tests {
     fn reports_bad_symbols() {
         let g = Geometry::from_side(4).unwrap();
         let syms = grid_symbols("1234 5...", 2);
-        let e = assemble(g, &syms, origin(), String::new()).unwrap_err();
+        let e = assemble(g, &syms, origin(), String::new(), None).unwrap_err();
         assert_eq!(
             e.to_string(),
             "f:2:6: unknown symbol '5' at r2c1: 4x4 digits are 1-4 and empty cells are \
              '.', '_' or '0'; replace it with one of those"
         );
         let syms = grid_symbols("1\u{7}34 ....", 2);
-        let e = assemble(g, &syms, origin(), String::new()).unwrap_err();
+        let e = assemble(g, &syms, origin(), String::new(), None).unwrap_err();
         assert!(e.message.starts_with("unknown symbol '\\u{7}' at r1c2"));
     }
 }

@@ -28,6 +28,8 @@ pub struct Puzzle {
     pub positions: Vec<(usize, usize)>,
     /// Text after the puzzle on its line (a name, a rating), trimmed; may be empty.
     pub label: String,
+    /// A jigsaw's region map, which replaces the boxes; `None` for regular boxes.
+    pub regions: Option<super::regions::RegionMap>,
 }
 
 /// A problem with one puzzle, or with a whole input that cannot be read,

@@ -9,6 +9,7 @@ use super::layout::{
     LineKind, PUZZLE_LINE_LENGTHS, Sym, classify, first_token, grid_symbols, spaced_symbols,
 };
 use super::lines::{Line, LineFault, LineSource};
+use super::regions::{RegionMap, is_region_row, parse_region_map};
 use super::symbols::is_any_symbol;
 use super::{Geometry, Origin, Puzzle, PuzzleError};
 
@@ -204,8 +205,71 @@ impl<R: BufRead> PuzzleReader<R> {
         }
         match fault {
             Some(e) => Err(e),
-            None => assemble(g, &syms, self.origin(start), String::new()),
+            None => {
+                let regions = self.read_region_block(g)?;
+                assemble(g, &syms, self.origin(start), String::new(), regions)
+            }
         }
+    }
+
+    /// Reads the region map that may follow a grid block (a jigsaw): `n`
+    /// rows of `n` letters. Anything else is put back and means none.
+    fn read_region_block(&mut self, g: Geometry) -> Result<Option<RegionMap>, PuzzleError> {
+        let mut syms = Vec::with_capacity(g.cell_count());
+        let mut rows = 0;
+        while rows < g.n {
+            let line = match self.next_line() {
+                Some(Ok(line)) => line,
+                Some(Err(e)) => return Err(self.io_error(e)),
+                None if rows == 0 => return Ok(None),
+                None => return Err(self.short_region_map(g, rows, "the input ended")),
+            };
+            let text = match &line.text {
+                Ok(text) => text.clone(),
+                Err(_) if rows == 0 => {
+                    self.pending = Some(Ok(line));
+                    return Ok(None);
+                }
+                Err(f) => return Err(self.fault_error(line.number, f)),
+            };
+            match classify(&text) {
+                LineKind::Comment | LineKind::Separator => continue,
+                LineKind::Blank if rows == 0 => return Ok(None),
+                LineKind::Blank => {
+                    return Err(self.short_region_map(g, rows, "a blank line ended it"));
+                }
+                LineKind::Content => {}
+            }
+            let row = grid_symbols(&text, line.number);
+            if rows == 0 && !is_region_row(&row) {
+                self.pending = Some(Ok(line));
+                return Ok(None);
+            }
+            if row.len() != g.n || !is_region_row(&row) {
+                let message = format!(
+                    "row {} of the region map has {} but needs {} letters, one region letter per cell",
+                    rows + 1,
+                    plural(row.len(), "symbol"),
+                    g.n
+                );
+                return Err(self.error(line.number, 1, message));
+            }
+            syms.extend(row);
+            rows += 1;
+        }
+        parse_region_map(g, &syms, &self.file).map(Some)
+    }
+
+    fn short_region_map(&self, g: Geometry, rows: usize, why: &str) -> PuzzleError {
+        let line = self.lines.lines_read().max(1);
+        self.error(
+            line,
+            1,
+            format!(
+                "the region map has only {rows} of its {} rows ({why}); add the missing rows",
+                g.n
+            ),
+        )
     }
 
     fn cut_short(&self, g: Geometry, start: usize, rows: usize, why: &str) -> PuzzleError {
@@ -244,12 +308,27 @@ impl<R: BufRead> PuzzleReader<R> {
     fn read_line_puzzle(&self, text: &str, number: usize) -> Result<Puzzle, PuzzleError> {
         let (token, label) = first_token(text, number);
         if let Some(g) = Geometry::from_cell_count(token.len()) {
-            return assemble(g, &token, self.origin(number), label);
+            // A jigsaw's region map may follow the puzzle on its line.
+            let (map, rest) = first_token(&label, number);
+            if map.len() == g.cell_count() && is_region_row(&map) {
+                // Columns of the label's words count from the line's start.
+                let shift = text.trim_end().chars().count() - label.chars().count();
+                let map: Vec<Sym> = map
+                    .into_iter()
+                    .map(|s| Sym {
+                        col: s.col + shift,
+                        ..s
+                    })
+                    .collect();
+                let regions = parse_region_map(g, &map, &self.file)?;
+                return assemble(g, &token, self.origin(number), rest, Some(regions));
+            }
+            return assemble(g, &token, self.origin(number), label, None);
         }
         let spaced = spaced_symbols(text, number);
         let all_symbols = spaced.iter().all(|s| is_any_symbol(s.ch));
         if all_symbols && let Some(g) = Geometry::from_cell_count(spaced.len()) {
-            return assemble(g, &spaced, self.origin(number), String::new());
+            return assemble(g, &spaced, self.origin(number), String::new(), None);
         }
         let found = if all_symbols {
             spaced.len()
@@ -312,9 +391,13 @@ impl<R: BufRead> PuzzleReader<R> {
             let row = grid_symbols(&text, line.number);
             let result = match Geometry::from_side(row.len()) {
                 Some(g) if self.starts_grid(g, &row) => self.read_grid(g, line.number, row),
-                Some(g) if g.n == 16 => {
-                    assemble(GEOMETRY_4X4, &row, self.origin(line.number), String::new())
-                }
+                Some(g) if g.n == 16 => assemble(
+                    GEOMETRY_4X4,
+                    &row,
+                    self.origin(line.number),
+                    String::new(),
+                    None,
+                ),
                 _ => self.read_line_puzzle(&text, line.number),
             };
             return Some(result);

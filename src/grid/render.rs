@@ -21,6 +21,26 @@ pub fn render_grid(g: &Geometry, cells: &[u8]) -> String {
     layout(g, &texts)
 }
 
+/// A jigsaw's grid: `n` rows of space-separated cells (box lines would
+/// mislead), then its region map as `n` rows of letters, so that it reads
+/// back as the same jigsaw.
+pub fn render_jigsaw(g: &Geometry, cells: &[u8], regions: &[u8]) -> String {
+    let mut out = String::new();
+    for row in cells.chunks(g.n.max(1)) {
+        let symbols: Vec<String> = row.iter().map(|&d| g.digit_symbol(d).to_string()).collect();
+        out.push_str(&symbols.join(" "));
+        out.push('\n');
+    }
+    for row in regions.chunks(g.n.max(1)) {
+        out.extend(
+            row.iter()
+                .map(|&r| super::regions::region_letter(usize::from(r))),
+        );
+        out.push('\n');
+    }
+    out
+}
+
 /// Pencil-mark grid: placed cells show their digit, open cells show all
 /// their candidates (`candidates[cell]` bit `d` set = digit `d` still
 /// possible, `d` in 1..=n) and `.` if none is left. Every cell is padded to

@@ -46,7 +46,10 @@ pub fn validate(p: &Puzzle) -> Result<(), PuzzleError> {
         let units = [
             ("row", g.row_of(cell)),
             ("column", g.col_of(cell)),
-            ("box", g.box_of(cell)),
+            (
+                if p.regions.is_some() { "region" } else { "box" },
+                super::regions::box_index(&g, p.regions.as_deref(), cell),
+            ),
         ];
         for (seen, (kind, unit)) in first_seen.iter_mut().zip(units) {
             // Only a hand-built geometry with box_size² != n could miss here.
@@ -55,11 +58,14 @@ pub fn validate(p: &Puzzle) -> Result<(), PuzzleError> {
             };
             if let Some(earlier) = *slot {
                 let sym = g.digit_symbol(d);
+                let name = match kind {
+                    "region" => super::regions::region_letter(unit).to_string(),
+                    _ => (unit + 1).to_string(),
+                };
                 let message = format!(
-                    "digit {sym} at {} repeats the {sym} at {} in {kind} {}; remove one of them",
+                    "digit {sym} at {} repeats the {sym} at {} in {kind} {name}; remove one of them",
                     g.cell_name(cell),
                     g.cell_name(earlier),
-                    unit + 1
                 );
                 return error(cell, message);
             }
@@ -91,6 +97,7 @@ mod tests {
                 line: 10,
             },
             label: String::new(),
+            regions: None,
         }
     }
 

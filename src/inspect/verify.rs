@@ -33,7 +33,7 @@ pub struct WrongFact {
 /// agrees with `solution`, a full grid of digits).
 pub fn wrong_facts(engine: &Engine, puzzle: &Puzzle, solution: &[u8]) -> Vec<WrongFact> {
     let g = puzzle.geometry;
-    let mut solve = engine.start(g, &puzzle.cells);
+    let mut solve = engine.start_with_regions(g, puzzle.regions.as_deref(), &puzzle.cells);
     solve.run();
     let program = engine.program();
     let db = FactDb::new(program, &solve);

@@ -4,7 +4,9 @@
 
 pub mod summary;
 
-use crate::grid::{Puzzle, PuzzleError, render_candidates, render_grid, render_line};
+use crate::grid::{
+    Puzzle, PuzzleError, render_candidates, render_grid, render_jigsaw, render_line,
+};
 use crate::lang::program::Program;
 use crate::solver::{Outcome, Verdict};
 use serde_json::{Value as Json, json};
@@ -171,7 +173,10 @@ pub fn grid(index: usize, outcome: &Outcome, puzzle: &Puzzle, show: &Show) -> St
     if show.trace {
         out.push_str(&trace_lines(outcome, puzzle));
     }
-    out.push_str(&render_grid(g, &outcome.grid));
+    match &puzzle.regions {
+        Some(regions) => out.push_str(&render_jigsaw(g, &outcome.grid, regions)),
+        None => out.push_str(&render_grid(g, &outcome.grid)),
+    }
     if outcome.verdict == Verdict::Stalled {
         out.push_str("# candidates of the open cells:\n");
         for l in render_candidates(g, &outcome.grid, &outcome.candidates).lines() {
