@@ -1,6 +1,6 @@
 //! `sudolog grade`: how hard each puzzle is for the rule library.
 
-use super::{EXIT_INVALID, EXIT_OK, RuleArgs, compile, load_rules, print_rules_error};
+use super::{EXIT_INVALID, EXIT_OK, RuleArgs, load_engine};
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::lang::program::{Builtin, Program};
@@ -57,14 +57,7 @@ fn grade_of(outcome: &Outcome, program: &Program) -> (String, BTreeMap<String, u
 
 /// Runs `grade`.
 pub fn grade(args: &GradeArgs) -> io::Result<i32> {
-    let program = match load_rules(&args.rules) {
-        Ok(p) => p,
-        Err(e) => {
-            print_rules_error(&e);
-            return Ok(EXIT_INVALID);
-        }
-    };
-    let Some(engine) = compile(program) else {
+    let Some(engine) = load_engine(&args.rules) else {
         return Ok(EXIT_INVALID);
     };
     let options = SearchOptions {

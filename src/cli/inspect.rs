@@ -1,7 +1,6 @@
 //! The inspection commands: `facts`, `query` and `explain`.
 
-use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_rules, print_rules_error};
-use crate::engine::Engine;
+use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_engine};
 use crate::grid::read_inputs;
 use crate::inspect::db::{Fact, FactDb};
 use crate::inspect::eval::Evaluator;
@@ -103,19 +102,8 @@ pub struct ExplainArgs {
 /// Loads the rules, reads the puzzle, solves it, and hands the fact
 /// snapshot to `f`. Errors are printed; the exit code is returned.
 fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io::Result<i32> {
-    let program = match load_rules(&target.rules) {
-        Ok(p) => p,
-        Err(e) => {
-            print_rules_error(&e);
-            return Ok(EXIT_INVALID);
-        }
-    };
-    let engine = match Engine::new(program) {
-        Ok(e) => e,
-        Err(d) => {
-            eprint!("{d}");
-            return Ok(EXIT_INVALID);
-        }
+    let Some(engine) = load_engine(&target.rules) else {
+        return Ok(EXIT_INVALID);
     };
     let index = target.puzzle.max(1);
     let puzzle = match read_inputs(std::slice::from_ref(&target.file)).nth(index - 1) {

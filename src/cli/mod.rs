@@ -88,6 +88,11 @@ pub struct RuleArgs {
     /// Add a rule file to the rule set (repeatable).
     #[arg(long = "rules-add", value_name = "FILE")]
     pub rules_add: Vec<PathBuf>,
+    /// Solve a Sudoku variant: add its built-in rule file (repeatable or
+    /// comma-separated): x, hyper, disjoint, anti_knight, anti_king,
+    /// non_consecutive.
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    pub variant: Vec<String>,
     /// Use only these techniques (comma-separated file stems such as
     /// `singles,locked`; tier-0 files such as grid.dl always stay).
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
@@ -227,12 +232,27 @@ pub fn compile(program: Program) -> Option<Engine> {
     }
 }
 
+/// Loads the rule set the arguments name, printing what is wrong with it
+/// (the caller then exits with [`EXIT_INVALID`]).
+pub fn load_program(args: &RuleArgs) -> Option<Program> {
+    load_rules(args).map_err(|e| print_rules_error(&e)).ok()
+}
+
+/// Loads and compiles the rule set the arguments name, printing what is
+/// wrong with it (the caller then exits with [`EXIT_INVALID`]).
+pub fn load_engine(args: &RuleArgs) -> Option<Engine> {
+    load_program(args).and_then(compile)
+}
+
 /// Loads the rule set the arguments name.
 pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
     let mut sources = match &args.rules {
         Some(dir) => RuleSources::from_dir(dir)?,
         None => RuleSources::standard(),
     };
+    for v in &args.variant {
+        sources.add_variant(v)?;
+    }
     for f in &args.rules_add {
         sources.add_file(f)?;
     }
@@ -283,19 +303,8 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     if rule_args.techniques.is_none() && rule_args.max_tier.is_none() {
         rule_args.max_tier = Some(SOLVE_DEFAULT_MAX_TIER);
     }
-    let program = match load_rules(&rule_args) {
-        Ok(p) => p,
-        Err(e) => {
-            print_rules_error(&e);
-            return Ok(EXIT_INVALID);
-        }
-    };
-    let mut engine = match Engine::new(program) {
-        Ok(e) => e,
-        Err(d) => {
-            eprint!("{d}");
-            return Ok(EXIT_INVALID);
-        }
+    let Some(mut engine) = load_engine(&rule_args) else {
+        return Ok(EXIT_INVALID);
     };
     engine.provenance = !args.no_provenance;
     engine.fact_limit = args.max_facts;

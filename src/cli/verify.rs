@@ -2,9 +2,7 @@
 //! solutions and report every rule that derived a fact contradicting a
 //! solution from facts that agree with it (an unsound rule).
 
-use super::{
-    EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, compile, load_rules, print_rules_error,
-};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, compile, load_program};
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, PuzzleReader, read_inputs};
 use crate::inspect::verify::{WrongFact, wrong_facts};
@@ -38,12 +36,8 @@ struct Case {
 
 /// Runs `verify-rules`.
 pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
-    let program = match load_rules(&args.rules) {
-        Ok(p) => p,
-        Err(e) => {
-            print_rules_error(&e);
-            return Ok(EXIT_INVALID);
-        }
+    let Some(program) = load_program(&args.rules) else {
+        return Ok(EXIT_INVALID);
     };
     let (cases, bad) = read_cases(args);
     for e in &bad {

@@ -31,6 +31,41 @@ pub const STANDARD: &[(&str, &str)] = &[
     ),
 ];
 
+/// The variants' rule files (`rules/variants/`), compiled into the binary
+/// for `--variant NAME`: `(name, display path, text)`.
+pub const VARIANTS: &[(&str, &str, &str)] = &[
+    (
+        "x",
+        "rules/variants/x.dl",
+        include_str!("../../rules/variants/x.dl"),
+    ),
+    (
+        "hyper",
+        "rules/variants/hyper.dl",
+        include_str!("../../rules/variants/hyper.dl"),
+    ),
+    (
+        "disjoint",
+        "rules/variants/disjoint.dl",
+        include_str!("../../rules/variants/disjoint.dl"),
+    ),
+    (
+        "anti_knight",
+        "rules/variants/anti_knight.dl",
+        include_str!("../../rules/variants/anti_knight.dl"),
+    ),
+    (
+        "anti_king",
+        "rules/variants/anti_king.dl",
+        include_str!("../../rules/variants/anti_king.dl"),
+    ),
+    (
+        "non_consecutive",
+        "rules/variants/non_consecutive.dl",
+        include_str!("../../rules/variants/non_consecutive.dl"),
+    ),
+];
+
 /// Why a rule set could not be loaded.
 #[derive(Debug)]
 pub enum RulesError {
@@ -107,6 +142,24 @@ impl RuleSources {
         })?;
         self.files.push((path.display().to_string(), text));
         Ok(())
+    }
+
+    /// Adds the rule file of a built-in variant (see [`VARIANTS`]).
+    pub fn add_variant(&mut self, name: &str) -> Result<(), RulesError> {
+        let wanted = name.trim().to_ascii_lowercase().replace('-', "_");
+        match VARIANTS.iter().find(|(n, _, _)| *n == wanted) {
+            Some((_, path, text)) => {
+                self.add_text(path, text);
+                Ok(())
+            }
+            None => {
+                let known: Vec<&str> = VARIANTS.iter().map(|(n, _, _)| *n).collect();
+                Err(RulesError::Io(format!(
+                    "unknown variant `{name}`; the variants are {}",
+                    known.join(", ")
+                )))
+            }
+        }
     }
 
     /// Adds a rule text under a display name.
