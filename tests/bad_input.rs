@@ -284,7 +284,8 @@ fn a_10_mb_single_line_is_one_error_and_the_next_puzzle_still_solves() {
 fn a_10_mb_line_of_bytes_that_are_not_utf8_is_one_error() {
     // Too long wins over not UTF-8: the rest of the line is never buffered.
     let mut bytes = garbage(10 * 1024 * 1024);
-    bytes.retain(|&b| b != b'\n');
+    // `\r` ends a line too (old Mac files).
+    bytes.retain(|&b| b != b'\n' && b != b'\r');
     bytes.push(b'\n');
     bytes.extend_from_slice(format!("{X4}\n").as_bytes());
     let (_dir, path) = temp_file("big.bin", &bytes);

@@ -83,13 +83,18 @@ impl<R: BufRead> LineSource<R> {
                 break;
             }
             saw_bytes = true;
-            let newline = chunk.iter().position(|&b| b == b'\n');
-            let take = newline.unwrap_or(chunk.len());
+            // Lines end at `\n`, `\r\n` or a lone `\r` (old Mac files).
+            let end = chunk.iter().position(|&b| b == b'\n' || b == b'\r');
+            let take = end.unwrap_or(chunk.len());
             let room = MAX_LINE_BYTES.saturating_sub(self.buf.len());
             too_long |= take > room;
             self.buf.extend_from_slice(&chunk[..take.min(room)]);
-            self.input.consume(take + usize::from(newline.is_some()));
-            if newline.is_some() {
+            let carriage_return = end.is_some_and(|e| chunk[e] == b'\r');
+            self.input.consume(take + usize::from(end.is_some()));
+            if carriage_return {
+                self.skip_newline_after_cr();
+            }
+            if end.is_some() {
                 break;
             }
         }
@@ -108,13 +113,26 @@ impl<R: BufRead> LineSource<R> {
         }))
     }
 
-    /// Turns the buffered bytes into text, dropping a leading BOM and a `\r`.
+    /// After a `\r` line end: a `\n` right after it belongs to the same end.
+    fn skip_newline_after_cr(&mut self) {
+        loop {
+            match self.input.fill_buf() {
+                Ok([b'\n', ..]) => self.input.consume(1),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                // Anything else (or an error, reported by the next read) is
+                // the next line's business.
+                _ => {}
+            }
+            return;
+        }
+    }
+
+    /// Turns the buffered bytes into text, dropping a leading BOM.
     fn decode(&self) -> Result<String, LineFault> {
         let mut bytes = self.buf.as_slice();
         if self.lines_read == 1 {
             bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         }
-        bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
         match std::str::from_utf8(bytes) {
             Ok(text) => Ok(text.to_string()),
             Err(e) => {

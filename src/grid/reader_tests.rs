@@ -439,6 +439,21 @@ fn an_input_without_puzzles_is_one_error() {
 }
 
 #[test]
+fn every_line_ending_separates_puzzles() {
+    for text in [
+        "1..4.........32.\n2..1.........13.\n",
+        "1..4.........32.\r\n2..1.........13.\r\n",
+        "1..4.........32.\r2..1.........13.\r",
+    ] {
+        assert_eq!(
+            outcomes(text),
+            ["ok 4x4 1", "ok 4x4 2"].map(String::from),
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
 fn a_comment_that_is_not_utf8_is_still_skipped() {
     let got = read_bytes(b"# caf\xe9\n1..4.........32.\n");
     assert_eq!(got.len(), 1);
