@@ -122,3 +122,30 @@ fn grid_output_reads_back_as_the_same_jigsaw() {
         "{again}"
     );
 }
+
+#[test]
+fn variants_built_on_box_geometry_refuse_a_jigsaw() {
+    // `box_width` has no fact in a jigsaw; hyper and disjoint say so
+    // instead of solving a different puzzle.
+    for (variant, reason) in [
+        ("hyper", "the hyper windows need square boxes, not a jigsaw"),
+        (
+            "disjoint",
+            "disjoint groups need square boxes, not a jigsaw",
+        ),
+    ] {
+        let out = sudolog()
+            .args(["solve", "--format", "line", "--variant", variant])
+            .arg(repo_path("tests/data/jigsaw.txt"))
+            .output()
+            .expect("sudolog runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert_eq!(text.lines().count(), 2, "{text}");
+        assert!(
+            text.lines()
+                .all(|l| l.starts_with("# no solution") && l.contains(reason)),
+            "{text}"
+        );
+    }
+}

@@ -57,6 +57,9 @@ pub fn base_facts(
         Builtin::Cell => coords().map(|(r, c)| flat(&[cell_value(r, c)])).collect(),
         Builtin::Digit => (1..=n).map(|d| flat(&[v(d)])).collect(),
         Builtin::Size => vec![flat(&[v(n)])],
+        // A jigsaw's regions have no width: rules built on box geometry
+        // (reading `box_width`) find nothing to work on there.
+        Builtin::BoxWidth if regions.is_some() => Vec::new(),
         Builtin::BoxWidth => vec![flat(&[v(g.box_size)])],
         Builtin::Row => coords()
             .map(|(r, c)| flat(&[cell_value(r, c), v(r + 1)]))

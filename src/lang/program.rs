@@ -39,7 +39,8 @@ pub enum Builtin {
     Digit,
     /// `size(n)`: the number of digits.
     Size,
-    /// `box_width(w)`: the side of a box.
+    /// `box_width(w)`: the side of a box (no fact in a jigsaw, whose
+    /// regions have none: rules that need box geometry read it).
     BoxWidth,
     /// `row(c, r)`: the 1-based row of a cell.
     Row,
