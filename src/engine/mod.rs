@@ -214,11 +214,6 @@ impl Engine {
             )
     }
 
-    /// The fixpoint's compiled plan (for debugging plans and benchmarks).
-    pub fn dynamic_plan(&self) -> &Plan {
-        &self.dynamic
-    }
-
     fn base_facts(
         &self,
         rel: RelId,
