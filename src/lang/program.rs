@@ -46,7 +46,8 @@ pub enum Builtin {
     Row,
     /// `col(c, k)`: the 1-based column of a cell.
     Col,
-    /// `box(c, b)`: the 1-based box of a cell (boxes numbered row by row).
+    /// `box(c, b)`: the 1-based box of a cell (boxes numbered row by row;
+    /// in a jigsaw, its region, `A` being 1).
     Box,
     /// `unit(u)`: every unit (rows, columns, boxes, and units rules add).
     Unit,
