@@ -10,19 +10,9 @@
 
 mod common;
 
-use common::{read_repo_file, sudolog};
+use common::{ESSAY_1, ESSAY_1_SOLUTION, ESSAY_2, ESSAY_2_SOLUTION, read_repo_file, sudolog};
 use std::path::{Path, PathBuf};
 
-/// The first essay puzzle, solved by singles alone, and its solution.
-const ESSAY_1: &str =
-    "14..536......7.....56...7..8.9.61.2.7..9..........8.1.....9.....63.1.45..71.3..6.";
-const ESSAY_1_SOLUTION: &str =
-    "147253698398176245256489731839761524714925386625348917582694173963817452471532869";
-/// The second essay puzzle (needs guesses) and its solution.
-const ESSAY_2: &str =
-    "...6.8.1.......7..7..5........7..38.6....31.5.72...6.....3..8....9......4.6.2...3";
-const ESSAY_2_SOLUTION: &str =
-    "243678519165934728798512436951746382684293175372185694527369841839451267416827953";
 /// `tests/data/x4.txt` and its solution.
 const X4: &str = "1..4.........32.";
 const X4_SOLUTION: &str = "1234341221434321";

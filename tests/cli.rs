@@ -3,16 +3,9 @@
 
 mod common;
 
-use common::{json_lines, stdout_of, sudolog};
+use common::{ESSAY_1, ESSAY_1_SOLUTION, ESSAY_2, json_lines, stdout_of, sudolog};
 use predicates::prelude::*;
 use std::fs;
-
-const ESSAY_1: &str =
-    "14..536......7.....56...7..8.9.61.2.7..9..........8.1.....9.....63.1.45..71.3..6.";
-const ESSAY_1_SOLUTION: &str =
-    "147253698398176245256489731839761524714925386625348917582694173963817452471532869";
-const ESSAY_2: &str =
-    "...6.8.1.......7..7..5........7..38.6....31.5.72...6.....3..8....9......4.6.2...3";
 
 #[test]
 fn singles_solve_the_first_essay_puzzle_exactly() {
