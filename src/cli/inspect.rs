@@ -8,7 +8,7 @@ use crate::inspect::explain;
 use crate::inspect::export::{Table, TableFormat};
 use crate::lang::check::check_query;
 use crate::lang::program::{Arg, Builtin, Literal, RelId, cell_value};
-use crate::search::{Mode, SearchOptions, search_keeping};
+use crate::search::{Mode, SearchOptions, Stop, search_keeping};
 use clap::{Args, ValueEnum};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -138,10 +138,18 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
                 mode: Mode::LogicOnly,
                 ..SearchOptions::default()
             };
-            match search_keeping(&engine, &puzzle, &logic, true).1 {
-                Some(s) => s,
-                None => {
-                    eprintln!("{}: nothing to inspect for this puzzle", target.file);
+            match search_keeping(&engine, &puzzle, &logic, true) {
+                (_, Some(s)) => s,
+                (r, None) => {
+                    let why = match (r.stop, r.grew, r.invalid) {
+                        (Stop::FactLimit, Some(grew), _) => format!(
+                            "{grew} grew past the fact limit (a rule derives without end, \
+                             or the rule set is too heavy for this grid: try --max-tier)"
+                        ),
+                        (_, _, Some(wrong)) => format!("the rules produced a wrong grid ({wrong})"),
+                        _ => "the rules stopped before reaching a state".to_string(),
+                    };
+                    eprintln!("{}: nothing to inspect for this puzzle: {why}", target.file);
                     return Ok(EXIT_UNSOLVED);
                 }
             }

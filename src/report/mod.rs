@@ -35,7 +35,7 @@ fn reason(outcome: &Outcome, puzzle: &Puzzle) -> String {
         }
         Verdict::NoSolution => match outcome.contradictions.first() {
             Some((why, Some(cell))) => format!(
-                "no solution: the givens already contradict each other ({why} at {})",
+                "no solution: the rules find a contradiction before any guess ({why} at {})",
                 g.cell_name(*cell)
             ),
             _ => format!(
