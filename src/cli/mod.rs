@@ -71,6 +71,10 @@ pub enum Command {
     /// Check the rules against puzzles with known solutions: report every
     /// rule that eliminated a solution digit or placed a wrong one, with
     /// the puzzle, the fact and its derivation.
+    #[command(after_help = "Exit codes:
+  0  no rule derived a fact that contradicts a solution
+  1  some rule did (each is listed with the puzzle, the fact and its derivation)
+  2  invalid input: a puzzle without a solution or with a wrong one, bad rules, bad arguments")]
     VerifyRules(verify::VerifyArgs),
     /// Ask a conjunctive query over the facts a solve derived.
     Query(inspect::QueryArgs),
