@@ -142,10 +142,8 @@ impl Store {
         provenance: bool,
     ) -> Store {
         let mut iteration = Iteration::new();
-        let vars = plan
-            .vars
-            .iter()
-            .map(|name| iteration.variable::<Tuple>(name))
+        let vars = (0..plan.vars.len())
+            .map(|_| unnamed_variable(&mut iteration))
             .collect::<Vec<_>>();
         for &(index, var) in &plan.loads {
             vars[var].insert(statics.index_tuples(index).elements.clone().into());
@@ -217,12 +215,9 @@ impl Store {
     /// valid at a fixpoint, when no tuple is waiting to be merged.
     pub fn fork(&self, plan: &Plan) -> Store {
         let mut iteration = Iteration::new();
-        let vars = plan
-            .vars
-            .iter()
-            .enumerate()
-            .map(|(i, name)| {
-                let v = iteration.variable::<Tuple>(name);
+        let vars = (0..plan.vars.len())
+            .map(|i| {
+                let v = unnamed_variable(&mut iteration);
                 v.stable
                     .borrow_mut()
                     .extend(self.vars[i].stable.borrow().iter().cloned());
@@ -708,6 +703,12 @@ impl Store {
             }
         }
     }
+}
+
+/// A datafrog variable without a name: names (kept in the plan) would cost
+/// two allocations per variable and fork, and datafrog never shows them.
+fn unnamed_variable(iteration: &mut Iteration) -> Variable<Tuple> {
+    iteration.variable::<Tuple>("")
 }
 
 /// Each group's bound, for a count over a numbered static seed.
