@@ -26,6 +26,8 @@ type Span = (u32, u32);
 struct Tables<T> {
     spans: Vec<FxHashMap<Tuple, Span>>,
     arena: Vec<T>,
+    /// The spans of one replay (kept to reuse its allocation).
+    found: Vec<Span>,
 }
 
 impl<T: Copy> Tables<T> {
@@ -47,7 +49,8 @@ impl<T: Copy> Tables<T> {
             self.spans.resize_with(id + 1, FxHashMap::default);
         }
         // Find (or compute) every span first, so `out` grows once.
-        let mut spans = Vec::with_capacity(inputs.len());
+        let mut spans = std::mem::take(&mut self.found);
+        spans.clear();
         for t in inputs {
             let span = match self.spans[id].get(t) {
                 Some(&s) => s,
@@ -62,10 +65,11 @@ impl<T: Copy> Tables<T> {
             spans.push(span);
         }
         out.reserve(spans.iter().map(|s| s.1 as usize).sum());
-        for (start, len) in spans {
+        for &(start, len) in &spans {
             let start = start as usize;
             out.extend_from_slice(&self.arena[start..start + len as usize]);
         }
+        self.found = spans;
     }
 }
 
@@ -74,6 +78,7 @@ impl<T> Default for Tables<T> {
         Tables {
             spans: Vec::new(),
             arena: Vec::new(),
+            found: Vec::new(),
         }
     }
 }
