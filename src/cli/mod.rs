@@ -182,8 +182,6 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 
 /// A puzzle's rendered output (stdout) and note (stderr).
 struct Rendered {
-    /// Skipped because of Ctrl-C: nothing to write, and the run stops here.
-    skipped: bool,
     text: String,
     note: String,
     /// Its input file and figures: for the `--stats` summary, and whether
@@ -335,20 +333,14 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     let format = args.format;
     let trace = args.trace;
     // Each worker renders its puzzle's output; the writer only prints.
-    let work = |i: usize, item: Result<Puzzle, PuzzleError>| -> Rendered {
+    // After Ctrl-C, puzzles not yet started give `None`: the run stops there.
+    let work = |i: usize, item: Result<Puzzle, PuzzleError>| -> Option<Rendered> {
         let index = i + 1;
         if interrupt::interrupted() {
-            return Rendered {
-                skipped: true,
-                text: String::new(),
-                note: String::new(),
-                file: String::new(),
-                figures: PuzzleFigures::invalid(),
-            };
+            return None;
         }
-        match item {
+        Some(match item {
             Err(e) => Rendered {
-                skipped: false,
                 text: match format {
                     Format::Line => format!("{}\n", report::error_line(&e)),
                     Format::Grid => format!("{}\n", report::grid_error(index, &e)),
@@ -382,23 +374,22 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
                     ),
                 };
                 Rendered {
-                    skipped: false,
                     text,
                     note,
                     file: puzzle.origin.file.clone(),
                     figures: PuzzleFigures::of(&outcome),
                 }
             }
-        }
+        })
     };
     let jobs = args.jobs.map_or_else(batch::default_jobs, usize::from);
     let mut summary = Summary::new();
     let progress = progress::start(!args.no_progress);
     interrupt::watch();
-    let written = batch::for_each_ordered(read_inputs(&args.files), jobs, work, |r: Rendered| {
-        if r.skipped {
+    let written = batch::for_each_ordered(read_inputs(&args.files), jobs, work, |r| {
+        let Some(r) = r else {
             return Err(None);
-        }
+        };
         progress.inc(1);
         if args.stats {
             summary.add(&r.file, &r.figures);

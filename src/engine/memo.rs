@@ -129,11 +129,7 @@ pub fn extend_memoised(
     out: &mut Vec<Tuple>,
     compute: impl Fn(&Tuple, &mut Vec<Tuple>),
 ) {
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        m.enter(scope);
-        m.tuples.replay(op as usize, inputs, out, compute);
-    });
+    replay_in(scope, |m| &mut m.tuples, op, inputs, out, compute);
 }
 
 /// Appends to `out` the counter rows that count chain `chain` in `scope`
@@ -146,9 +142,21 @@ pub fn rows_memoised(
     out: &mut Vec<u32>,
     compute: impl Fn(&Tuple, &mut Vec<u32>),
 ) {
+    replay_in(scope, |m| &mut m.rows, chain, inputs, out, compute);
+}
+
+/// Replays table `id` of the kind `tables` picks, in this thread's memo.
+fn replay_in<T: Copy>(
+    scope: u64,
+    tables: fn(&mut Memo) -> &mut Tables<T>,
+    id: u32,
+    inputs: &[Tuple],
+    out: &mut Vec<T>,
+    compute: impl Fn(&Tuple, &mut Vec<T>),
+) {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
         m.enter(scope);
-        m.rows.replay(chain as usize, inputs, out, compute);
+        tables(&mut m).replay(id as usize, inputs, out, compute);
     });
 }

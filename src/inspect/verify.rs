@@ -6,7 +6,7 @@
 
 use super::db::FactDb;
 use super::explain;
-use crate::engine::Engine;
+use crate::engine::{Engine, FactOrigin};
 use crate::grid::Puzzle;
 use crate::lang::program::{Builtin, RelId, cell_coords};
 
@@ -41,7 +41,7 @@ pub fn wrong_facts(engine: &Engine, puzzle: &Puzzle, solution: &[u8]) -> Vec<Wro
         let (r, c) = cell_coords(v);
         r * g.n + c
     };
-    let mut wrong: Vec<(u32, RelId, Vec<i32>, usize)> = Vec::new();
+    let mut wrong: Vec<(FactOrigin, RelId, Vec<i32>, usize)> = Vec::new();
     for (builtin, wrong_if_true) in [(Builtin::Placed, false), (Builtin::Eliminated, true)] {
         let rel = program.builtin(builtin);
         for f in &db.relations[rel].facts {
@@ -55,25 +55,24 @@ pub fn wrong_facts(engine: &Engine, puzzle: &Puzzle, solution: &[u8]) -> Vec<Wro
             // A placement is wrong when it is not the solution's digit; an
             // elimination when it is.
             if (i32::from(right) == *digit) == wrong_if_true {
-                wrong.push((origin.step, rel, f.values.clone(), c));
+                wrong.push((origin, rel, f.values.clone(), c));
             }
         }
     }
-    let Some(first) = wrong.iter().map(|w| w.0).min() else {
+    let Some(first) = wrong.iter().map(|w| w.0.step).min() else {
         return Vec::new();
     };
     wrong
         .into_iter()
-        .filter(|w| w.0 == first)
-        .map(|(step, rel, values, c)| {
-            let origin = db.relations[rel].find(&values).and_then(|f| f.origin);
-            let rule = origin.and_then(|o| program.rules.get(o.rule as usize));
+        .filter(|w| w.0.step == first)
+        .map(|(origin, rel, values, c)| {
+            let rule = program.rules.get(origin.rule as usize);
             WrongFact {
                 rule: rule.map_or_else(|| "a guess".to_string(), |r| r.name.clone()),
                 technique: rule.map_or_else(String::new, |r| r.technique.clone()),
                 fact: db.show_fact(rel, &values),
                 truth: format!("{} is {}", g.cell_name(c), g.digit_symbol(solution[c])),
-                step,
+                step: origin.step,
                 derivation: explain::render(&explain::explain(&db, rel, &values, 3)),
             }
         })
