@@ -13,6 +13,7 @@ mod memo;
 pub mod plan;
 pub mod store;
 pub mod tuple;
+mod var;
 
 use crate::grid::Geometry;
 use crate::lang::diag::{Diagnostic, Diagnostics};
@@ -514,12 +515,11 @@ impl Solve<'_> {
             cell_value(guess.cell / n, guess.cell % n),
             guess.digit as Value,
         ]);
-        let rel = self.engine.program.builtin(Builtin::Placed);
         let origin = FactOrigin {
             rule: u32::MAX,
             step: self.store.step,
         };
-        self.store.insert(self.engine.placed, rel, vec![t], origin);
+        self.store.insert(self.engine.placed, &[t], origin);
         self.store.reset_tiers();
         self.branch.push(guess);
     }
@@ -643,7 +643,7 @@ impl Solve<'_> {
 
     /// Facts first derived by this branch after `step` (in step order).
     pub fn facts_since(&self, step: u32) -> Vec<(RelId, Tuple, FactOrigin)> {
-        self.store.facts_since(step)
+        self.store.facts_since(&self.engine.dynamic, step)
     }
 
     /// The engine this state belongs to.
@@ -653,6 +653,7 @@ impl Solve<'_> {
 
     /// Where each fact of a program relation came from (when recorded).
     pub fn origin(&self, rel: RelId, t: &Tuple) -> Option<FactOrigin> {
-        self.store.provenance.as_ref()?.get(&rel)?.get(t).copied()
+        let var = *self.engine.dynamic.rel_var.get(&rel)?;
+        self.store.origin(var, t)
     }
 }

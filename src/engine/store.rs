@@ -1,15 +1,17 @@
-//! The fact store of one evaluation: a datafrog [`Iteration`] with one
-//! [`Variable`] per plan variable, the counters of incremental counts, and
-//! the provenance of every derived fact. Running it is the semi-naive
-//! fixpoint; forking it copies the facts and counters so a branch continues
+//! The fact store of one evaluation: one semi-naive [`Var`] per plan
+//! variable (each fact with its provenance), the counters of incremental
+//! counts, and the rounds that run datafrog's joins over them to a
+//! fixpoint. Forking it copies the facts and counters so a branch continues
 //! where its parent stalled.
 
 use super::memo;
 use super::plan::{self, ChainRole, Check, FIRST_GATED_TIER, IndexId, Op, Out, Plan, SeedSource};
 use super::tuple::{EMPTY, Frame, HALF, Half, Tuple};
+pub use super::var::FactOrigin;
+use super::var::{NO_RULE, Var};
 use crate::lang::ast::CmpOp;
 use crate::lang::program::{RelId, Value};
-use datafrog::{ExtendWith, Iteration, Leapers, Relation, ValueFilter, Variable};
+use datafrog::{ExtendWith, Leapers, Relation, ValueFilter};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
@@ -57,16 +59,6 @@ impl Statics {
     }
 }
 
-/// Where a derived fact came from: the rule that first derived it and the
-/// round (step) in which it did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FactOrigin {
-    /// Program rule id.
-    pub rule: u32,
-    /// Fixpoint step.
-    pub step: u32,
-}
-
 /// The counters of one count.
 #[derive(Clone)]
 enum Counters {
@@ -81,8 +73,7 @@ enum Counters {
 /// What stops a run early.
 #[derive(Clone, Copy, Debug)]
 pub struct RunLimits {
-    /// Facts stored (counted as inserted, before deduplication against
-    /// older ones) past which the run stops: a runaway rule set.
+    /// New facts stored past which the run stops: a runaway rule set.
     pub facts: u64,
     /// When to stop.
     pub deadline: Option<std::time::Instant>,
@@ -103,8 +94,7 @@ pub enum RunEnd {
 
 /// The state of one evaluation.
 pub struct Store {
-    iteration: Iteration,
-    vars: Vec<Variable<Tuple>>,
+    vars: Vec<Var>,
     counters: Vec<Counters>,
     finalized: Vec<bool>,
     /// The step number of the last round (a fork continues its parent's
@@ -112,11 +102,12 @@ pub struct Store {
     pub step: u32,
     /// Rounds this store ran itself (not counting its parent's).
     pub rounds: u32,
-    /// Provenance of program relations' facts, when recorded.
-    pub provenance: Option<FxHashMap<RelId, FxHashMap<Tuple, FactOrigin>>>,
+    /// Whether the origins of facts are shown (they are always kept: the
+    /// variables' deduplication needs the map anyway).
+    pub provenance: bool,
     /// New facts per program rule, derived by this store itself.
     pub firings: FxHashMap<u32, u32>,
-    /// Tuples this store inserted into variables (for the fact limit).
+    /// New facts this store inserted into variables (for the fact limit).
     pub derived: u64,
     /// The hardest tier switched on (tiers below [`FIRST_GATED_TIER`] always run).
     pub active_tier: u32,
@@ -141,21 +132,28 @@ impl Store {
         base_facts: &dyn Fn(RelId) -> Vec<Tuple>,
         provenance: bool,
     ) -> Store {
-        let mut iteration = Iteration::new();
-        let vars = (0..plan.vars.len())
-            .map(|_| unnamed_variable(&mut iteration))
-            .collect::<Vec<_>>();
+        let mut joined = vec![false; plan.vars.len()];
+        for op in &plan.ops {
+            if let Op::Join { left, right, .. } = op {
+                joined[*left] = true;
+                joined[*right] = true;
+            }
+        }
+        let mut vars: Vec<Var> = joined.into_iter().map(Var::new).collect();
+        let loaded = FactOrigin {
+            rule: NO_RULE,
+            step: 0,
+        };
         for &(index, var) in &plan.loads {
-            vars[var].insert(statics.index_tuples(index).elements.clone().into());
+            vars[var].insert(statics.index_tuples(index), loaded);
         }
         for &var in &plan.unit_loads {
-            vars[var].insert(vec![EMPTY].into());
+            vars[var].insert(&[EMPTY], loaded);
         }
         for &(rel, var) in &plan.base_loads {
-            vars[var].insert(base_facts(rel).into());
+            vars[var].insert(&base_facts(rel), loaded);
         }
-        let store = Store {
-            iteration,
+        let mut store = Store {
             vars,
             counters: plan
                 .aggs
@@ -174,7 +172,7 @@ impl Store {
             finalized: vec![false; plan.aggs.len()],
             step: 0,
             rounds: 0,
-            provenance: provenance.then(FxHashMap::default),
+            provenance,
             firings: FxHashMap::default(),
             derived: 0,
             active_tier: FIRST_GATED_TIER - 1,
@@ -204,7 +202,7 @@ impl Store {
                         .collect(),
                 };
                 if !reached.is_empty() {
-                    store.vars[plan.aggs[i].reached].insert(reached.into());
+                    store.vars[plan.aggs[i].reached].insert(&reached, loaded);
                 }
             }
         }
@@ -214,24 +212,13 @@ impl Store {
     /// A copy of this store that evolves independently (a branch). Only
     /// valid at a fixpoint, when no tuple is waiting to be merged.
     pub fn fork(&self, plan: &Plan) -> Store {
-        let mut iteration = Iteration::new();
-        let vars = (0..plan.vars.len())
-            .map(|i| {
-                let v = unnamed_variable(&mut iteration);
-                v.stable
-                    .borrow_mut()
-                    .extend(self.vars[i].stable.borrow().iter().cloned());
-                v
-            })
-            .collect();
         Store {
-            iteration,
-            vars,
+            vars: self.vars.clone(),
             counters: self.counters.clone(),
             finalized: self.finalized.clone(),
             step: self.step,
             rounds: 0,
-            provenance: self.provenance.clone(),
+            provenance: self.provenance,
             firings: FxHashMap::default(),
             derived: 0,
             active_tier: self.active_tier,
@@ -264,34 +251,38 @@ impl Store {
         self.active_tier = tier;
         for (c, missed) in plan.copies.iter().zip(&mut self.missed) {
             if c.tier == tier {
-                self.vars[c.to].insert(std::mem::take(missed).into());
+                let step = self.step;
+                self.vars[c.to].insert(missed, copied(step));
+                missed.clear();
             }
         }
         true
     }
 
     /// Adds facts to a variable (a guess), recording their origin.
-    pub fn insert(&mut self, var: usize, rel: RelId, tuples: Vec<Tuple>, origin: FactOrigin) {
-        if let Some(p) = &mut self.provenance {
-            let m = p.entry(rel).or_default();
-            for t in &tuples {
-                m.entry(*t).or_insert(origin);
-            }
-        }
-        self.vars[var].insert(tuples.into());
+    pub fn insert(&mut self, var: usize, tuples: &[Tuple], origin: FactOrigin) {
+        self.vars[var].insert(tuples, origin);
+    }
+
+    /// Where a fact of a variable came from (when provenance is shown).
+    pub fn origin(&self, var: usize, t: &Tuple) -> Option<FactOrigin> {
+        self.provenance.then(|| self.vars[var].origin(t)).flatten()
     }
 
     /// Facts of program relations first derived after `step`, with their
-    /// origin, in step order.
-    pub fn facts_since(&self, step: u32) -> Vec<(RelId, Tuple, FactOrigin)> {
-        let mut out: Vec<(RelId, Tuple, FactOrigin)> = self
-            .provenance
+    /// origin, in step order (none when provenance is not shown).
+    pub fn facts_since(&self, plan: &Plan, step: u32) -> Vec<(RelId, Tuple, FactOrigin)> {
+        if !self.provenance {
+            return Vec::new();
+        }
+        let mut out: Vec<(RelId, Tuple, FactOrigin)> = plan
+            .rel_var
             .iter()
-            .flatten()
-            .flat_map(|(rel, m)| {
-                m.iter()
+            .flat_map(|(&rel, &var)| {
+                self.vars[var]
+                    .iter()
                     .filter(|(_, o)| o.step > step)
-                    .map(|(t, o)| (*rel, *t, *o))
+                    .map(move |(t, o)| (rel, *t, *o))
             })
             .collect();
         out.sort_unstable_by_key(|(rel, t, o)| (o.step, o.rule, *rel, *t));
@@ -300,48 +291,35 @@ impl Store {
 
     /// The number of tuples of a variable.
     pub fn len(&self, var: usize) -> usize {
-        let v = &self.vars[var];
-        v.stable.borrow().iter().map(|r| r.len()).sum::<usize>() + v.recent.borrow().len()
+        self.vars[var].len()
     }
 
     /// Calls `f` on every tuple of a variable, in no particular order and
-    /// without sorting (stable batches and the newest tuples are disjoint).
+    /// without sorting.
     pub fn for_each_tuple(&self, var: usize, mut f: impl FnMut(&Tuple)) {
-        let v = &self.vars[var];
-        for batch in v.stable.borrow().iter() {
-            batch.iter().for_each(&mut f);
-        }
-        v.recent.borrow().iter().for_each(f);
+        self.vars[var].iter().for_each(|(t, _)| f(t));
     }
 
     /// Every tuple of a variable, sorted.
     pub fn tuples(&self, var: usize) -> Vec<Tuple> {
-        let v = &self.vars[var];
-        let mut all: Vec<Tuple> = v
-            .stable
-            .borrow()
-            .iter()
-            .flat_map(|r| r.elements.iter().copied())
-            .collect();
-        all.extend(v.recent.borrow().iter().copied());
+        let mut all: Vec<Tuple> = self.vars[var].iter().map(|(t, _)| *t).collect();
         all.sort_unstable();
-        all.dedup();
         all
     }
 
     /// The number of stored tuples per variable (for debugging plans).
     pub fn sizes(&self) -> Vec<usize> {
-        self.vars
-            .iter()
-            .map(|v| {
-                v.stable.borrow().iter().map(|r| r.len()).sum::<usize>() + v.recent.borrow().len()
-            })
-            .collect()
+        self.vars.iter().map(Var::len).collect()
     }
 
-    /// The newest tuples of a variable (those of the last round).
-    pub fn recent(&self, var: usize) -> Vec<Tuple> {
-        self.vars[var].recent.borrow().elements.clone()
+    /// Ends a round in every variable (see [`Var::advance`]); returns
+    /// whether any has new facts.
+    fn advance(&mut self) -> bool {
+        let mut changed = false;
+        for v in &mut self.vars {
+            changed |= v.advance();
+        }
+        changed
     }
 
     /// Runs rounds until a fixpoint, a fact in `stop`, more than
@@ -361,7 +339,7 @@ impl Store {
             {
                 return RunEnd::Timeout;
             }
-            if !self.iteration.changed() {
+            if !self.advance() {
                 if self.finalize_exact_counts(plan, statics) {
                     continue;
                 }
@@ -375,16 +353,15 @@ impl Store {
             self.step += 1;
             self.rounds += 1;
             if let Some(s) = stop
-                && !self.vars[s].recent.borrow().is_empty()
+                && !self.vars[s].recent().is_empty()
             {
                 return RunEnd::Contradiction;
             }
             for (c, missed) in plan.copies.iter().zip(&mut self.missed) {
-                let recent = self.vars[c.from].recent.borrow();
                 if c.tier <= self.active_tier {
-                    self.vars[c.to].insert(recent.elements.clone().into());
+                    copy_recent(&mut self.vars, c.from, c.to, copied(self.step));
                 } else {
-                    missed.extend_from_slice(&recent.elements);
+                    missed.extend_from_slice(self.vars[c.from].recent());
                 }
             }
             for (i, op) in plan.ops.iter().enumerate() {
@@ -449,13 +426,14 @@ impl Store {
                 .collect();
             if !out.is_empty() {
                 any = true;
-                self.vars[agg.reached].insert(out.into());
+                let step = self.step;
+                self.vars[agg.reached].insert(&out, copied(step));
             }
         }
         any
     }
 
-    fn output(&mut self, to: &Out, mut tuples: Vec<Tuple>, plan: &Plan) {
+    fn output(&mut self, to: &Out, tuples: Vec<Tuple>, plan: &Plan) {
         if tuples.is_empty() {
             return;
         }
@@ -468,39 +446,24 @@ impl Store {
             self.bump_counters(agg, &tuples, plan);
             return;
         }
-        tuples.sort_unstable();
-        tuples.dedup();
-        self.derived += tuples.len() as u64;
-        if let Some((rule, rel)) = to.rule {
-            let step = self.step;
-            let mut new = 0;
-            match &mut self.provenance {
-                Some(p) => {
-                    let m = p.entry(rel).or_default();
-                    for t in &tuples {
-                        if let std::collections::hash_map::Entry::Vacant(e) = m.entry(*t) {
-                            e.insert(FactOrigin {
-                                rule: rule as u32,
-                                step,
-                            });
-                            new += 1;
-                        }
-                    }
-                }
-                None => new = tuples.len() as u32,
-            }
-            if new > 0 {
-                *self.firings.entry(rule as u32).or_default() += new;
-                if plan
-                    .rule_tiers
-                    .get(&rule)
-                    .is_some_and(|&t| t >= FIRST_GATED_TIER)
-                {
-                    self.gated_fired = true;
-                }
+        let origin = FactOrigin {
+            rule: to.rule.map_or(NO_RULE, |(rule, _)| rule as u32),
+            step: self.step,
+        };
+        let new = self.vars[to.var].insert(&tuples, origin);
+        self.derived += new as u64;
+        if let Some((rule, _)) = to.rule
+            && new > 0
+        {
+            *self.firings.entry(rule as u32).or_default() += new;
+            if plan
+                .rule_tiers
+                .get(&rule)
+                .is_some_and(|&t| t >= FIRST_GATED_TIER)
+            {
+                self.gated_fired = true;
             }
         }
-        self.vars[to.var].insert(Relation { elements: tuples });
     }
 
     /// Each new body tuple of a count bumps its group's counter once; a
@@ -537,8 +500,8 @@ impl Store {
             }
         }
         if !reached.is_empty() {
-            reached.sort_unstable();
-            self.vars[a.reached].insert(Relation { elements: reached });
+            let step = self.step;
+            self.vars[a.reached].insert(&reached, copied(step));
         }
     }
 
@@ -558,7 +521,7 @@ impl Store {
         let mut rows = std::mem::take(&mut self.rows_buf);
         rows.clear();
         {
-            let recent = self.vars[*source].recent.borrow();
+            let recent = self.vars[*source].recent();
             let input = piped.as_deref().unwrap_or(&recent.elements);
             let absent = |id: IndexId, t: &Tuple| statics.absent(id, t);
             let compute = |t: &Tuple, rows: &mut Vec<u32>| {
@@ -603,8 +566,8 @@ impl Store {
         }
         self.rows_buf = rows;
         if !reached.is_empty() {
-            reached.sort_unstable();
-            self.vars[agg.reached].insert(Relation { elements: reached });
+            let step = self.step;
+            self.vars[agg.reached].insert(&reached, copied(step));
         }
     }
 
@@ -626,7 +589,7 @@ impl Store {
             } => {
                 let piped = self.take_pipe(*from, plan);
                 let out: Vec<Tuple> = {
-                    let recent = self.vars[*from].recent.borrow();
+                    let recent = self.vars[*from].recent();
                     let input = piped.as_deref().unwrap_or(&recent.elements);
                     let zero: Half = [0; HALF];
                     input
@@ -667,7 +630,7 @@ impl Store {
             } => {
                 let piped = self.take_pipe(*source, plan);
                 let out = {
-                    let recent = self.vars[*source].recent.borrow();
+                    let recent = self.vars[*source].recent();
                     let input = piped.as_deref().unwrap_or(&recent.elements);
                     let index = statics.index_tuples(*index);
                     let compute = |input: &[Tuple], out: &mut Vec<Tuple>| {
@@ -692,8 +655,7 @@ impl Store {
             Op::SeedCheck { seed, agg } => {
                 let a = &plan.aggs[*agg];
                 let out: Vec<Tuple> = self.vars[*seed]
-                    .recent
-                    .borrow()
+                    .recent()
                     .iter()
                     .filter(|t| threshold(&a.bound, t) <= 0)
                     .copied()
@@ -705,10 +667,31 @@ impl Store {
     }
 }
 
-/// A datafrog variable without a name: names (kept in the plan) would cost
-/// two allocations per variable and fork, and datafrog never shows them.
-fn unnamed_variable(iteration: &mut Iteration) -> Variable<Tuple> {
-    iteration.variable::<Tuple>("")
+/// The origin of facts a store moves between its own variables (tier
+/// copies, reached groups): not a rule's, and never shown.
+fn copied(step: u32) -> FactOrigin {
+    FactOrigin {
+        rule: NO_RULE,
+        step,
+    }
+}
+
+/// Inserts the recent facts of variable `from` into variable `to`.
+fn copy_recent(vars: &mut [Var], from: usize, to: usize, origin: FactOrigin) {
+    // Borrow the two variables apart; a variable's own recent facts are
+    // already known to it, so copying onto itself adds nothing.
+    let (source, target) = match from.cmp(&to) {
+        std::cmp::Ordering::Less => {
+            let (a, b) = vars.split_at_mut(to);
+            (&a[from], &mut b[0])
+        }
+        std::cmp::Ordering::Greater => {
+            let (a, b) = vars.split_at_mut(from);
+            (&b[0], &mut a[to])
+        }
+        std::cmp::Ordering::Equal => return,
+    };
+    target.insert(source.recent(), origin);
 }
 
 /// Each group's bound, for a count over a numbered static seed.
@@ -738,14 +721,14 @@ fn key_prefix(t: &Tuple, len: usize) -> Tuple {
 /// Semi-naive merge join of two variables (datafrog's `Relation::from_join`
 /// over new-with-old, old-with-new and new-with-new batches).
 fn join(
-    left: &Variable<Tuple>,
-    right: &Variable<Tuple>,
+    left: &Var,
+    right: &Var,
     checks: &[Check],
     emit: &plan::Emit,
     absent: &dyn Fn(IndexId, &Tuple) -> bool,
 ) -> Vec<Tuple> {
-    let l_recent = left.recent.borrow();
-    let r_recent = right.recent.borrow();
+    let l_recent = left.recent();
+    let r_recent = right.recent();
     let mut out = Vec::new();
     let mut logic = |k: &Half, v1: &Half, v2: &Half| -> Option<Tuple> {
         let lt = (*k, *v1);
@@ -758,17 +741,17 @@ fn join(
     };
     let mut collect = |r: Relation<Option<Tuple>>| out.extend(r.elements.into_iter().flatten());
     if !l_recent.is_empty() {
-        for batch in right.stable.borrow().iter() {
-            collect(Relation::from_join(&l_recent, batch, &mut logic));
+        for batch in right.stable_batches() {
+            collect(Relation::from_join(l_recent, batch, &mut logic));
         }
     }
     if !r_recent.is_empty() {
-        for batch in left.stable.borrow().iter() {
-            collect(Relation::from_join(batch, &r_recent, &mut logic));
+        for batch in left.stable_batches() {
+            collect(Relation::from_join(batch, r_recent, &mut logic));
         }
     }
     if !l_recent.is_empty() && !r_recent.is_empty() {
-        collect(Relation::from_join(&l_recent, &r_recent, &mut logic));
+        collect(Relation::from_join(l_recent, r_recent, &mut logic));
     }
     out
 }
