@@ -479,6 +479,48 @@ eliminated(A, 2) :- reach(A, A).
     assert_eq!(obs.eliminated, expected);
 }
 
+#[test]
+fn joins_of_two_changing_relations_see_every_pair_whatever_the_arrival_order() {
+    // `eliminated(_, 1)` walks along row 1 one cell per round. The other
+    // sides of the joins arrive before it (`fast`), after it (`late`), in
+    // the same round (`s1`, `s2`), or carry a value beside the key
+    // (`at_col`, a merge join rather than a lookup): every pair must be
+    // found once both facts exist.
+    let text = r#"
+.decl next(a: cell, b: cell)
+next(A, B) :- row(A, R), row(B, R), col(A, K), col(B, L), L = K + 1.
+eliminated(r1c1, 1) :- cell(r1c1).
+eliminated(B, D) :- eliminated(A, D), next(A, B).
+.decl fast(c: cell, d: digit)
+fast(C, D) :- eliminated(r1c1, D), row(C, 1), col(C, K), K >= 3.
+.decl late(c: cell, d: digit)
+late(C, D) :- eliminated(r1c4, D), row(C, 1).
+.decl s1(c: cell, d: digit)
+s1(C, D) :- eliminated(C, D).
+.decl s2(c: cell, d: digit)
+s2(C, D) :- eliminated(C, D).
+.decl at_col(c: cell, k: number)
+at_col(C, K) :- eliminated(C, 1), col(C, K).
+placed(C, 1) :- fast(C, D), eliminated(C, D).
+placed(C, 2) :- late(C, D), eliminated(C, D).
+placed(C, 3) :- s1(C, D), s2(C, D).
+placed(C, 4) :- eliminated(C, 1), at_col(C, K), K >= 3.
+"#;
+    let obs = observe(&bare_engine(text), &[0; 16]);
+    let mut expected = BTreeSet::new();
+    for k in 1..=4 {
+        expected.insert((at(4, 1, k), 2u8));
+        expected.insert((at(4, 1, k), 3u8));
+        if k >= 3 {
+            expected.insert((at(4, 1, k), 1u8));
+            expected.insert((at(4, 1, k), 4u8));
+        }
+    }
+    assert_eq!(obs.placed, expected);
+    let walked: BTreeSet<(usize, u8)> = (1..=4).map(|k| (at(4, 1, k), 1u8)).collect();
+    assert_eq!(obs.eliminated, walked);
+}
+
 // ----- negation -----
 
 #[test]

@@ -10,7 +10,9 @@
 //!   comparisons and negations as value filters;
 //! - a changing atom is an [`Op::Join`]: a datafrog merge join of the chain
 //!   (keyed on the shared variables) with an index variable of the atom's
-//!   relation, so both sides' deltas are joined with the other's history.
+//!   relation, so both sides' deltas are joined with the other's history
+//!   (when neither side has values beside the key, a *probe* join instead
+//!   looks each new tuple up in the other side's facts).
 //!
 //! Every operator reads a *frame* of up to twelve slots and writes one tuple
 //! per surviving binding, laid out for the next operator.
@@ -250,6 +252,11 @@ pub enum Op {
         left: VarIdx,
         /// Right input (an index variable).
         right: VarIdx,
+        /// Neither side has values beside the key (the join is an
+        /// intersection, as in `placed(C, D), eliminated(C, D)`): each new
+        /// tuple is looked up in the other side's facts instead of merged
+        /// with its sorted batches, so neither side needs them.
+        probe: bool,
         /// Conditions.
         checks: Vec<Check>,
         /// Output layout.
@@ -691,7 +698,9 @@ impl Builder<'_> {
         // The driver: a changing relation if there is one. `dirty` marks
         // slots of a stored relation that hold values the rule ignores (a
         // `_` column): such a layout cannot serve as a join key as it is.
-        let (mut current, mut layout, mut driver_checks, mut dirty) =
+        // `wide` marks a stored relation with values in the second half
+        // that the layout may not show.
+        let (mut current, mut layout, mut driver_checks, mut dirty, mut wide) =
             match remaining.iter().position(|a| self.in_plan(a.rel)) {
                 Some(i) => {
                     let atom = remaining.remove(i);
@@ -703,6 +712,7 @@ impl Builder<'_> {
                         layout,
                         checks,
                         (0..HALF).any(|s| s < arity && layout[s].is_none()),
+                        arity > HALF,
                     )
                 }
                 None if !remaining.is_empty() => {
@@ -713,12 +723,12 @@ impl Builder<'_> {
                     let index = self.indexes.id(spec);
                     let var = self.new_var(&format!("load:{}", self.lowered.rels[atom.rel].name));
                     self.plan.loads.push((index, var));
-                    (var, layout, Vec::new(), dirty)
+                    (var, layout, Vec::new(), dirty, arity > HALF)
                 }
                 None => {
                     let var = self.new_var("unit");
                     self.plan.unit_loads.push(var);
-                    (var, [None; SLOTS], Vec::new(), false)
+                    (var, [None; SLOTS], Vec::new(), false, false)
                 }
             };
         let mut bound: Vec<VarId> = layout.iter().flatten().copied().collect();
@@ -823,6 +833,7 @@ impl Builder<'_> {
                 current = v;
                 layout = new_layout;
                 dirty = false;
+                wide = false;
                 bound = layout.iter().flatten().copied().collect();
             }
             let mut env = layout_env(&layout, 0);
@@ -868,10 +879,13 @@ impl Builder<'_> {
             };
             let target = to.var;
             if dynamic {
+                let probe =
+                    !wide && layout[HALF..].iter().all(Option::is_none) && spec.val.is_empty();
                 let right = self.index_var(spec);
                 self.plan.ops.push(Op::Join {
                     left: current,
                     right,
+                    probe,
                     checks,
                     emit,
                     to,
@@ -897,6 +911,7 @@ impl Builder<'_> {
             }
             current = target;
             layout = next_layout;
+            wide = false;
             bound = layout.iter().flatten().copied().collect();
         }
     }

@@ -134,7 +134,13 @@ impl Store {
     ) -> Store {
         let mut joined = vec![false; plan.vars.len()];
         for op in &plan.ops {
-            if let Op::Join { left, right, .. } = op {
+            if let Op::Join {
+                left,
+                right,
+                probe: false,
+                ..
+            } = op
+            {
                 joined[*left] = true;
                 joined[*right] = true;
             }
@@ -609,6 +615,7 @@ impl Store {
             Op::Join {
                 left,
                 right,
+                probe,
                 checks,
                 emit,
                 to,
@@ -616,7 +623,11 @@ impl Store {
                 let out = {
                     let l = &self.vars[*left];
                     let r = &self.vars[*right];
-                    join(l, r, checks, emit, &absent)
+                    if *probe {
+                        probe_join(l, r, self.step, checks, emit, &absent)
+                    } else {
+                        join(l, r, checks, emit, &absent)
+                    }
                 };
                 self.output(to, out, plan);
             }
@@ -754,6 +765,37 @@ fn join(
         collect(Relation::from_join(l_recent, r_recent, &mut logic));
     }
     out
+}
+
+/// A join of two variables without values beside the key (see
+/// `Op::Join::probe`) in round `step`: each new left tuple is looked up
+/// among the right's facts known before this round, each new right tuple
+/// among the left's facts older than the last round. These are the pairs
+/// the merge join sees (new with old, old with new, new with new), found
+/// without sorted batches.
+fn probe_join(
+    left: &Var,
+    right: &Var,
+    step: u32,
+    checks: &[Check],
+    emit: &plan::Emit,
+    absent: &dyn Fn(IndexId, &Tuple) -> bool,
+) -> Vec<Tuple> {
+    let zero: Half = [0; HALF];
+    let logic = |t: &Tuple| -> Option<Tuple> {
+        let f = Frame::new(t, &zero);
+        if plan::passes(checks, &f, absent) {
+            plan::emit(emit, &f)
+        } else {
+            None
+        }
+    };
+    let new_left = left.recent().iter().filter(|t| right.known_before(t, step));
+    let new_right = right
+        .recent()
+        .iter()
+        .filter(|t| left.known_before(t, step.saturating_sub(1)));
+    new_left.chain(new_right).filter_map(logic).collect()
 }
 
 /// Leapjoin of new tuples with a static index: datafrog's `ExtendWith`

@@ -61,7 +61,6 @@ impl Var {
     /// Adds facts, keeping those not known yet with `origin`. Returns how
     /// many were new.
     pub fn insert(&mut self, tuples: &[Tuple], origin: FactOrigin) -> u32 {
-        self.facts.reserve(tuples.len());
         let before = self.pending.len();
         for &t in tuples {
             if let std::collections::hash_map::Entry::Vacant(e) = self.facts.entry(t) {
@@ -122,6 +121,11 @@ impl Var {
     /// Every fact with its origin, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&Tuple, &FactOrigin)> {
         self.facts.iter()
+    }
+
+    /// Whether a fact arrived before round `step` (stable or recent then).
+    pub fn known_before(&self, t: &Tuple, step: u32) -> bool {
+        self.facts.get(t).is_some_and(|o| o.step < step)
     }
 
     /// Where a fact came from, if it is known.
