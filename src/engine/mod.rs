@@ -13,7 +13,7 @@ mod memo;
 pub mod plan;
 pub mod store;
 pub mod tuple;
-mod var;
+pub mod var;
 
 use crate::grid::Geometry;
 use crate::lang::diag::{Diagnostic, Diagnostics};

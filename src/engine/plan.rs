@@ -19,6 +19,7 @@
 
 use super::ir::{AggDef, ERule, Lowered};
 use super::tuple::{FRAME, Frame, HALF, SLOTS, Tuple};
+use super::var::Keep;
 use crate::lang::ast::CmpOp;
 use crate::lang::program::{Arg, Atom, Expr, RelId, Value, VarId};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -388,6 +389,53 @@ impl Plan {
     /// Whether a variable is a pipe (see [`Plan::pipes`]).
     pub fn is_pipe(&self, var: VarIdx) -> bool {
         self.pipes.get(var).copied().unwrap_or(false)
+    }
+
+    /// What each variable keeps of its facts (see [`Keep`]): sorted
+    /// batches for merge-join operands; only a count for tier copies and
+    /// reached groups (new by construction) that nothing looks up; every
+    /// fact otherwise.
+    pub fn var_keeps(&self) -> Vec<Keep> {
+        let mut keeps = vec![Keep::Facts; self.vars.len()];
+        let mut streams = vec![false; self.vars.len()];
+        for c in &self.copies {
+            streams[c.to] = true;
+        }
+        for a in &self.aggs {
+            streams[a.reached] = true;
+        }
+        // Looked up by a join, read whole as a seed, or a relation.
+        let mut looked_up = vec![false; self.vars.len()];
+        for a in &self.aggs {
+            if let SeedSource::Var(v) = a.seed {
+                looked_up[v] = true;
+            }
+        }
+        for &v in self.rel_var.values() {
+            looked_up[v] = true;
+        }
+        for op in &self.ops {
+            match op {
+                Op::Join {
+                    left, right, probe, ..
+                } => {
+                    for v in [*left, *right] {
+                        looked_up[v] = true;
+                        if !probe {
+                            keeps[v] = Keep::Sorted;
+                        }
+                    }
+                }
+                Op::SeedCheck { seed, .. } => looked_up[*seed] = true,
+                _ => {}
+            }
+        }
+        for (v, keep) in keeps.iter_mut().enumerate() {
+            if streams[v] && !looked_up[v] {
+                *keep = Keep::Count;
+            }
+        }
+        keeps
     }
 
     /// Finds the count chains (see [`CountChain`]) among the memoisable

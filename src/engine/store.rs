@@ -132,20 +132,7 @@ impl Store {
         base_facts: &dyn Fn(RelId) -> Vec<Tuple>,
         provenance: bool,
     ) -> Store {
-        let mut joined = vec![false; plan.vars.len()];
-        for op in &plan.ops {
-            if let Op::Join {
-                left,
-                right,
-                probe: false,
-                ..
-            } = op
-            {
-                joined[*left] = true;
-                joined[*right] = true;
-            }
-        }
-        let mut vars: Vec<Var> = joined.into_iter().map(Var::new).collect();
+        let mut vars: Vec<Var> = plan.var_keeps().into_iter().map(Var::new).collect();
         let loaded = FactOrigin {
             rule: NO_RULE,
             step: 0,

@@ -9,7 +9,9 @@
 //! dropped on arrival, with no sorting or merging against older batches)
 //! and the provenance at once, and copying it is a flat copy when a branch
 //! forks. Only a variable that a merge join reads keeps its facts as
-//! sorted batches too, because datafrog's `from_join` walks them in order.
+//! sorted batches too, because datafrog's `from_join` walks them in order;
+//! and a variable whose facts are new by construction and only ever read
+//! as they arrive (tier copies, reached groups) keeps none at all.
 
 use super::tuple::Tuple;
 use datafrog::Relation;
@@ -28,39 +30,59 @@ pub struct FactOrigin {
 /// The rule id of facts no rule derived: guesses and loaded facts.
 pub const NO_RULE: u32 = u32::MAX;
 
+/// What a variable keeps of its facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// Every fact with its origin (deduplication, provenance, lookups).
+    Facts,
+    /// The same, and the stable facts as sorted batches for a merge join.
+    Sorted,
+    /// Only how many arrived: every fact inserted is new by construction,
+    /// and nothing reads the variable but operators taking recent facts.
+    Count,
+}
+
 /// One relation of a store.
 #[derive(Clone)]
 pub struct Var {
-    /// Every fact (stable, recent and pending) with its origin.
+    /// Every fact (stable, recent and pending) with its origin, unless
+    /// `keep` is [`Keep::Count`].
     facts: FxHashMap<Tuple, FactOrigin>,
+    /// How many facts arrived, for [`Keep::Count`].
+    arrived: usize,
     /// The stable facts as sorted batches (geometrically merged, as
-    /// datafrog does), kept only when `batched`.
+    /// datafrog does), for [`Keep::Sorted`].
     stable: Vec<Relation<Tuple>>,
-    /// The last round's facts; sorted when `batched`.
+    /// The last round's facts; sorted for [`Keep::Sorted`].
     recent: Relation<Tuple>,
     /// This round's new facts.
     pending: Vec<Tuple>,
-    /// Whether a merge join reads this variable.
-    batched: bool,
+    keep: Keep,
 }
 
 impl Var {
-    /// An empty variable; `batched` when a merge join reads it.
-    pub fn new(batched: bool) -> Var {
+    /// An empty variable keeping what `keep` says.
+    pub fn new(keep: Keep) -> Var {
         Var {
             facts: FxHashMap::default(),
+            arrived: 0,
             stable: Vec::new(),
             recent: Relation {
                 elements: Vec::new(),
             },
             pending: Vec::new(),
-            batched,
+            keep,
         }
     }
 
     /// Adds facts, keeping those not known yet with `origin`. Returns how
     /// many were new.
     pub fn insert(&mut self, tuples: &[Tuple], origin: FactOrigin) -> u32 {
+        if self.keep == Keep::Count {
+            self.pending.extend_from_slice(tuples);
+            self.arrived += tuples.len();
+            return tuples.len() as u32;
+        }
         let before = self.pending.len();
         for &t in tuples {
             if let std::collections::hash_map::Entry::Vacant(e) = self.facts.entry(t) {
@@ -78,7 +100,7 @@ impl Var {
             return false;
         }
         let mut recent = std::mem::take(&mut self.pending);
-        if self.batched {
+        if self.keep == Keep::Sorted {
             recent.sort_unstable();
             let mut batch = std::mem::replace(&mut self.recent, Relation { elements: recent });
             if !batch.is_empty() {
@@ -108,17 +130,18 @@ impl Var {
         &self.recent
     }
 
-    /// The stable facts as sorted batches (empty unless batched).
+    /// The stable facts as sorted batches (empty unless [`Keep::Sorted`]).
     pub fn stable_batches(&self) -> &[Relation<Tuple>] {
         &self.stable
     }
 
     /// The number of facts (including this round's).
     pub fn len(&self) -> usize {
-        self.facts.len()
+        self.facts.len() + self.arrived
     }
 
-    /// Every fact with its origin, in no particular order.
+    /// Every fact with its origin, in no particular order (none for
+    /// [`Keep::Count`]).
     pub fn iter(&self) -> impl Iterator<Item = (&Tuple, &FactOrigin)> {
         self.facts.iter()
     }
@@ -143,7 +166,7 @@ mod tests {
 
     #[test]
     fn a_fact_is_new_once_and_visible_after_one_round() {
-        let mut v = Var::new(true);
+        let mut v = Var::new(Keep::Sorted);
         assert_eq!(v.insert(&[flat(&[2]), flat(&[1]), flat(&[2])], O), 2);
         assert!(v.recent().is_empty());
         assert!(v.advance());
@@ -164,7 +187,7 @@ mod tests {
 
     #[test]
     fn an_unbatched_variable_keeps_no_stable_copy() {
-        let mut v = Var::new(false);
+        let mut v = Var::new(Keep::Facts);
         v.insert(&[flat(&[5]), flat(&[4])], O);
         assert!(v.advance());
         assert_eq!(v.recent().elements, vec![flat(&[5]), flat(&[4])]);
@@ -172,5 +195,16 @@ mod tests {
         assert!(v.stable_batches().is_empty());
         assert_eq!(v.origin(&flat(&[4])), Some(O));
         assert_eq!(v.len(), 2);
+    }
+
+    #[test]
+    fn a_counting_variable_passes_every_fact_on_and_keeps_none() {
+        let mut v = Var::new(Keep::Count);
+        assert_eq!(v.insert(&[flat(&[5]), flat(&[4])], O), 2);
+        assert!(v.advance());
+        assert_eq!(v.recent().elements, vec![flat(&[5]), flat(&[4])]);
+        assert!(!v.advance());
+        assert_eq!(v.len(), 2);
+        assert_eq!(v.iter().count(), 0);
     }
 }
