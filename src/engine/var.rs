@@ -140,6 +140,11 @@ impl Var {
         self.facts.len() + self.arrived
     }
 
+    /// Whether no fact arrived at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Every fact with its origin, in no particular order (none for
     /// [`Keep::Count`]).
     pub fn iter(&self) -> impl Iterator<Item = (&Tuple, &FactOrigin)> {
