@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use super::tuple::Tuple;
+use super::tuple::{Key, Tuple};
 
 /// Past this many stored outputs of either kind (32 MiB of tuples, or
 /// 4 MiB of rows) the memo starts over, bounding memory per thread.
@@ -24,7 +24,7 @@ type Span = (u32, u32);
 /// Memoised outputs of one kind: per table (an operator or a chain), input
 /// tuple -> its outputs in the shared arena.
 struct Tables<T> {
-    spans: Vec<FxHashMap<Tuple, Span>>,
+    spans: Vec<FxHashMap<Key, Span>>,
     arena: Vec<T>,
     /// The spans of one replay (kept to reuse its allocation).
     found: Vec<Span>,
@@ -52,13 +52,13 @@ impl<T: Copy> Tables<T> {
         let mut spans = std::mem::take(&mut self.found);
         spans.clear();
         for t in inputs {
-            let span = match self.spans[id].get(t) {
+            let span = match self.spans[id].get(&Key(*t)) {
                 Some(&s) => s,
                 None => {
                     let start = self.arena.len();
                     compute(t, &mut self.arena);
                     let s = (start as u32, (self.arena.len() - start) as u32);
-                    self.spans[id].insert(*t, s);
+                    self.spans[id].insert(Key(*t), s);
                     s
                 }
             };

@@ -245,7 +245,7 @@ impl Engine {
                     if st.probe_sets.len() <= id {
                         st.probe_sets.resize(id + 1, None);
                     }
-                    st.probe_sets[id] = Some(Arc::new(v.iter().copied().collect()));
+                    st.probe_sets[id] = Some(Arc::new(v.iter().map(|t| tuple::Key(*t)).collect()));
                 }
                 st.indexes[id] = Some(Arc::new(v.into()));
             }

@@ -6,7 +6,7 @@
 
 use super::memo;
 use super::plan::{self, ChainRole, Check, FIRST_GATED_TIER, IndexId, Op, Out, Plan, SeedSource};
-use super::tuple::{EMPTY, Frame, HALF, Half, Tuple};
+use super::tuple::{EMPTY, Frame, HALF, Half, Key, Tuple};
 pub use super::var::FactOrigin;
 use super::var::{NO_RULE, Var};
 use crate::lang::ast::CmpOp;
@@ -27,7 +27,7 @@ pub struct Statics {
     /// The indexes that negations probe, as hash sets (by index id): a
     /// probe per candidate binding is the hottest check of the counts over
     /// digit sets, and hashing beats a binary search there.
-    pub probe_sets: Vec<Option<Arc<FxHashSet<Tuple>>>>,
+    pub probe_sets: Vec<Option<Arc<FxHashSet<Key>>>>,
     /// The starting array counters of counts over numbered static seeds,
     /// by the seed's index: each group's bound. Shared copy-on-write by
     /// every store of the grid size.
@@ -53,7 +53,7 @@ impl Statics {
     /// Whether a tuple is absent from an index.
     pub fn absent(&self, id: IndexId, t: &Tuple) -> bool {
         match self.probe_sets.get(id) {
-            Some(Some(set)) => !set.contains(t),
+            Some(Some(set)) => !set.contains(&Key(*t)),
             _ => self.index_tuples(id).binary_search(t).is_err(),
         }
     }

@@ -13,7 +13,7 @@
 //! and a variable whose facts are new by construction and only ever read
 //! as they arrive (tier copies, reached groups) keeps none at all.
 
-use super::tuple::Tuple;
+use super::tuple::{Key, Tuple};
 use datafrog::Relation;
 use rustc_hash::FxHashMap;
 
@@ -47,7 +47,7 @@ pub enum Keep {
 pub struct Var {
     /// Every fact (stable, recent and pending) with its origin, unless
     /// `keep` is [`Keep::Count`].
-    facts: FxHashMap<Tuple, FactOrigin>,
+    facts: FxHashMap<Key, FactOrigin>,
     /// How many facts arrived, for [`Keep::Count`].
     arrived: usize,
     /// The stable facts as sorted batches (geometrically merged, as
@@ -85,7 +85,7 @@ impl Var {
         }
         let before = self.pending.len();
         for &t in tuples {
-            if let std::collections::hash_map::Entry::Vacant(e) = self.facts.entry(t) {
+            if let std::collections::hash_map::Entry::Vacant(e) = self.facts.entry(Key(t)) {
                 e.insert(origin);
                 self.pending.push(t);
             }
@@ -148,17 +148,17 @@ impl Var {
     /// Every fact with its origin, in no particular order (none for
     /// [`Keep::Count`]).
     pub fn iter(&self) -> impl Iterator<Item = (&Tuple, &FactOrigin)> {
-        self.facts.iter()
+        self.facts.iter().map(|(k, o)| (&k.0, o))
     }
 
     /// Whether a fact arrived before round `step` (stable or recent then).
     pub fn known_before(&self, t: &Tuple, step: u32) -> bool {
-        self.facts.get(t).is_some_and(|o| o.step < step)
+        self.facts.get(&Key(*t)).is_some_and(|o| o.step < step)
     }
 
     /// Where a fact came from, if it is known.
     pub fn origin(&self, t: &Tuple) -> Option<FactOrigin> {
-        self.facts.get(t).copied()
+        self.facts.get(&Key(*t)).copied()
     }
 }
 
