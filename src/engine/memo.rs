@@ -36,19 +36,20 @@ impl<T: Copy> Tables<T> {
         self.arena.clear();
     }
 
-    /// Appends the outputs of table `id` for each input to `out`,
-    /// computing those not seen before.
+    /// Hands the outputs of table `id` for each input to `sink`, one
+    /// input's at a time, computing those not seen before.
     fn replay(
         &mut self,
         id: usize,
         inputs: &[Tuple],
-        out: &mut Vec<T>,
         compute: impl Fn(&Tuple, &mut Vec<T>),
+        mut sink: impl FnMut(&[T]),
     ) {
         if self.spans.len() <= id {
             self.spans.resize_with(id + 1, FxHashMap::default);
         }
-        // Find (or compute) every span first, so `out` grows once.
+        // Find (or compute) every span first: the arena may move while it
+        // grows, so slices of it are handed out only afterwards.
         let mut spans = std::mem::take(&mut self.found);
         spans.clear();
         for t in inputs {
@@ -64,10 +65,9 @@ impl<T: Copy> Tables<T> {
             };
             spans.push(span);
         }
-        out.reserve(spans.iter().map(|s| s.1 as usize).sum());
         for &(start, len) in &spans {
             let start = start as usize;
-            out.extend_from_slice(&self.arena[start..start + len as usize]);
+            sink(&self.arena[start..start + len as usize]);
         }
         self.found = spans;
     }
@@ -120,29 +120,29 @@ pub fn new_scope() -> u64 {
     NEXT_SCOPE.fetch_add(1, Ordering::Relaxed)
 }
 
-/// Appends to `out` the outputs of operator `op` in `scope` for each input
+/// Hands `sink` the outputs of operator `op` in `scope` for each input
 /// tuple, computing (with `compute`, for one input) those not seen before.
 pub fn extend_memoised(
     scope: u64,
     op: u32,
     inputs: &[Tuple],
-    out: &mut Vec<Tuple>,
     compute: impl Fn(&Tuple, &mut Vec<Tuple>),
+    sink: impl FnMut(&[Tuple]),
 ) {
-    replay_in(scope, |m| &mut m.tuples, op, inputs, out, compute);
+    replay_in(scope, |m| &mut m.tuples, op, inputs, compute, sink);
 }
 
-/// Appends to `out` the counter rows that count chain `chain` in `scope`
-/// bumps for each input tuple, computing (with `compute`, for one input)
-/// those not seen before.
+/// Hands `sink` the counter rows that count chain `chain` in `scope` bumps
+/// for each input tuple, computing (with `compute`, for one input) those
+/// not seen before.
 pub fn rows_memoised(
     scope: u64,
     chain: u32,
     inputs: &[Tuple],
-    out: &mut Vec<u32>,
     compute: impl Fn(&Tuple, &mut Vec<u32>),
+    sink: impl FnMut(&[u32]),
 ) {
-    replay_in(scope, |m| &mut m.rows, chain, inputs, out, compute);
+    replay_in(scope, |m| &mut m.rows, chain, inputs, compute, sink);
 }
 
 /// Replays table `id` of the kind `tables` picks, in this thread's memo.
@@ -151,12 +151,12 @@ fn replay_in<T: Copy>(
     tables: fn(&mut Memo) -> &mut Tables<T>,
     id: u32,
     inputs: &[Tuple],
-    out: &mut Vec<T>,
     compute: impl Fn(&Tuple, &mut Vec<T>),
+    sink: impl FnMut(&[T]),
 ) {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
         m.enter(scope);
-        tables(&mut m).replay(id as usize, inputs, out, compute);
+        tables(&mut m).replay(id as usize, inputs, compute, sink);
     });
 }

@@ -120,8 +120,9 @@ pub struct Store {
     /// Per variable: the tuples a pipe carries to its reader this round
     /// (always empty between rounds).
     pipe_buf: Vec<Vec<Tuple>>,
-    /// Scratch for the counter rows of a count chain (reused every round).
-    rows_buf: Vec<u32>,
+    /// Scratch for operators' outputs (reused every round, so a round
+    /// allocates nothing once the buffers have grown).
+    out_buf: Vec<Tuple>,
 }
 
 impl Store {
@@ -172,7 +173,7 @@ impl Store {
             gated_fired: false,
             missed: vec![Vec::new(); plan.copies.len()],
             pipe_buf: vec![Vec::new(); plan.vars.len()],
-            rows_buf: Vec::new(),
+            out_buf: Vec::new(),
         };
         // Groups of static seeds already satisfied with a count of zero.
         for (i, agg) in plan.aggs.iter().enumerate() {
@@ -218,7 +219,7 @@ impl Store {
             gated_fired: false,
             missed: self.missed.clone(),
             pipe_buf: vec![Vec::new(); plan.vars.len()],
-            rows_buf: Vec::new(),
+            out_buf: Vec::new(),
         }
     }
 
@@ -426,24 +427,46 @@ impl Store {
         any
     }
 
-    fn output(&mut self, to: &Out, tuples: Vec<Tuple>, plan: &Plan) {
+    /// An empty output buffer (see [`Store::output`]).
+    fn take_out(&mut self) -> Vec<Tuple> {
+        let mut out = std::mem::take(&mut self.out_buf);
+        out.clear();
+        out
+    }
+
+    /// Sends an operator's output where it goes, keeping the buffer.
+    fn output(&mut self, to: &Out, mut tuples: Vec<Tuple>, plan: &Plan) {
+        self.deliver(to, &mut tuples, plan);
+        tuples.clear();
+        if tuples.capacity() > self.out_buf.capacity() {
+            self.out_buf = tuples;
+        }
+    }
+
+    fn deliver(&mut self, to: &Out, tuples: &mut Vec<Tuple>, plan: &Plan) {
         if tuples.is_empty() {
             return;
         }
         if plan.is_pipe(to.var) && to.count.is_none() {
-            self.pipe_buf[to.var].extend(tuples);
+            let pipe = &mut self.pipe_buf[to.var];
+            if pipe.is_empty() {
+                // Hand the buffer over rather than copy it.
+                std::mem::swap(pipe, tuples);
+            } else {
+                pipe.extend_from_slice(tuples);
+            }
             return;
         }
         if let Some(agg) = to.count {
             // Full bindings of a count's body, each new: no sorting needed.
-            self.bump_counters(agg, &tuples, plan);
+            self.bump_counters(agg, tuples, plan);
             return;
         }
         let origin = FactOrigin {
             rule: to.rule.map_or(NO_RULE, |(rule, _)| rule as u32),
             step: self.step,
         };
-        let new = self.vars[to.var].insert(&tuples, origin);
+        let new = self.vars[to.var].insert(tuples, origin);
         self.derived += new as u64;
         if let Some((rule, _)) = to.rule
             && new > 0
@@ -511,8 +534,13 @@ impl Store {
             return;
         };
         let piped = self.take_pipe(*source, plan);
-        let mut rows = std::mem::take(&mut self.rows_buf);
-        rows.clear();
+        let monotone = matches!(agg.op, CmpOp::Ge | CmpOp::Gt);
+        let seeds = statics.index_tuples(seed);
+        let mut reached = Vec::new();
+        let Counters::Dense(shared) = &mut self.counters[chain.agg] else {
+            return;
+        };
+        let left = Arc::make_mut(shared);
         {
             let recent = self.vars[*source].recent();
             let input = piped.as_deref().unwrap_or(&recent.elements);
@@ -540,24 +568,20 @@ impl Store {
                         .map(|o| super::tuple::slot(o, row_slot) as u32),
                 );
             };
-            memo::rows_memoised(statics.memo_scope, c as u32, input, &mut rows, compute);
-        }
-        let monotone = matches!(agg.op, CmpOp::Ge | CmpOp::Gt);
-        let seeds = statics.index_tuples(seed);
-        let mut reached = Vec::new();
-        if let Counters::Dense(shared) = &mut self.counters[chain.agg] {
-            let left = Arc::make_mut(shared);
-            for &row in &rows {
-                if let Some(l) = left.get_mut(row as usize) {
-                    *l -= 1;
-                    if monotone && *l == 0 {
-                        // A numbered seed's row `row` is its group's key.
-                        reached.push(key_prefix(&seeds[row as usize], agg.key_len));
+            let bump = |rows: &[u32]| {
+                for &row in rows {
+                    if let Some(l) = left.get_mut(row as usize) {
+                        *l -= 1;
+                        if monotone && *l == 0 {
+                            // A numbered seed's row `row` is its group's key.
+                            reached.push(key_prefix(&seeds[row as usize], agg.key_len));
+                        }
                     }
                 }
-            }
+            };
+            memo::rows_memoised(statics.memo_scope, c as u32, input, compute, bump);
         }
-        self.rows_buf = rows;
+        self.return_pipe(*source, piped);
         if !reached.is_empty() {
             let step = self.step;
             self.vars[agg.reached].insert(&reached, copied(step));
@@ -571,6 +595,14 @@ impl Store {
             .then(|| std::mem::take(&mut self.pipe_buf[var]))
     }
 
+    /// Gives a pipe its buffer back once read (its allocation is reused).
+    fn return_pipe(&mut self, var: usize, piped: Option<Vec<Tuple>>) {
+        if let Some(mut buf) = piped {
+            buf.clear();
+            self.pipe_buf[var] = buf;
+        }
+    }
+
     fn run_op(&mut self, at: usize, op: &Op, plan: &Plan, statics: &Statics) {
         let absent = |id: IndexId, t: &Tuple| statics.absent(id, t);
         match op {
@@ -581,22 +613,21 @@ impl Store {
                 to,
             } => {
                 let piped = self.take_pipe(*from, plan);
-                let out: Vec<Tuple> = {
+                let mut out = self.take_out();
+                {
                     let recent = self.vars[*from].recent();
                     let input = piped.as_deref().unwrap_or(&recent.elements);
                     let zero: Half = [0; HALF];
-                    input
-                        .iter()
-                        .filter_map(|t| {
-                            let f = Frame::new(t, &zero);
-                            if plan::passes(checks, &f, &absent) {
-                                plan::emit(emit, &f)
-                            } else {
-                                None
-                            }
-                        })
-                        .collect()
-                };
+                    out.extend(input.iter().filter_map(|t| {
+                        let f = Frame::new(t, &zero);
+                        if plan::passes(checks, &f, &absent) {
+                            plan::emit(emit, &f)
+                        } else {
+                            None
+                        }
+                    }));
+                }
+                self.return_pipe(*from, piped);
                 self.output(to, out, plan);
             }
             Op::Join {
@@ -627,27 +658,28 @@ impl Store {
                 to,
             } => {
                 let piped = self.take_pipe(*source, plan);
-                let out = {
+                let memoised = statics.memo_scope != 0 && plan.memo.get(at) == Some(&true);
+                let mut out = self.take_out();
+                {
                     let recent = self.vars[*source].recent();
                     let input = piped.as_deref().unwrap_or(&recent.elements);
                     let index = statics.index_tuples(*index);
                     let compute = |input: &[Tuple], out: &mut Vec<Tuple>| {
                         extend_into(input, index, key, checks, emit, &absent, out)
                     };
-                    let mut out = Vec::new();
-                    if statics.memo_scope != 0 && plan.memo.get(at) == Some(&true) {
+                    if memoised {
                         memo::extend_memoised(
                             statics.memo_scope,
                             at as u32,
                             input,
-                            &mut out,
                             |t, out| compute(std::slice::from_ref(t), out),
+                            |outputs| out.extend_from_slice(outputs),
                         );
                     } else {
                         compute(input, &mut out);
                     }
-                    out
-                };
+                }
+                self.return_pipe(*source, piped);
                 self.output(to, out, plan);
             }
             Op::SeedCheck { seed, agg } => {
