@@ -199,16 +199,18 @@ pub fn check_solution_in(
         }
     }
     let box_kind = if regions.is_some() { "region" } else { "box" };
-    for u in 0..n {
+    // Each box's cells, in cell order, from one pass over the grid.
+    let mut boxes = vec![Vec::with_capacity(n); n];
+    for c in 0..n * n {
+        if let Some(cells) = boxes.get_mut(box_index(g, regions, c)) {
+            cells.push(c);
+        }
+    }
+    for (u, box_cells) in boxes.into_iter().enumerate() {
         let units: [(&str, Vec<usize>); 3] = [
             ("row", (0..n).map(|k| g.cell_at(u, k)).collect()),
             ("column", (0..n).map(|k| g.cell_at(k, u)).collect()),
-            (
-                box_kind,
-                (0..n * n)
-                    .filter(|&c| box_index(g, regions, c) == u)
-                    .collect(),
-            ),
+            (box_kind, box_cells),
         ];
         for (kind, cells) in units {
             let mut seen = vec![None; n + 1];
