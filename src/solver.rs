@@ -200,7 +200,7 @@ pub fn check_solution_in(
     }
     let box_kind = if regions.is_some() { "region" } else { "box" };
     // Each box's cells, in cell order, from one pass over the grid.
-    let mut boxes = vec![Vec::with_capacity(n); n];
+    let mut boxes: Vec<Vec<usize>> = (0..n).map(|_| Vec::with_capacity(n)).collect();
     for c in 0..n * n {
         if let Some(cells) = boxes.get_mut(box_index(g, regions, c)) {
             cells.push(c);

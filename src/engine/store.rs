@@ -123,6 +123,8 @@ pub struct Store {
     /// Scratch for operators' outputs (reused every round, so a round
     /// allocates nothing once the buffers have grown).
     out_buf: Vec<Tuple>,
+    /// Scratch for the groups a count reaches in one round.
+    reached_buf: Vec<Tuple>,
 }
 
 impl Store {
@@ -174,6 +176,7 @@ impl Store {
             missed: vec![Vec::new(); plan.copies.len()],
             pipe_buf: vec![Vec::new(); plan.vars.len()],
             out_buf: Vec::new(),
+            reached_buf: Vec::new(),
         };
         // Groups of static seeds already satisfied with a count of zero.
         for (i, agg) in plan.aggs.iter().enumerate() {
@@ -220,6 +223,7 @@ impl Store {
             missed: self.missed.clone(),
             pipe_buf: vec![Vec::new(); plan.vars.len()],
             out_buf: Vec::new(),
+            reached_buf: Vec::new(),
         }
     }
 
@@ -359,6 +363,9 @@ impl Store {
                 }
             }
             for (i, op) in plan.ops.iter().enumerate() {
+                if self.idle(op, plan) {
+                    continue;
+                }
                 match plan.chain_role.get(i) {
                     Some(&ChainRole::Head(c)) if statics.memo_scope != 0 => {
                         self.run_count_chain(c, plan, statics)
@@ -373,6 +380,24 @@ impl Store {
             if self.derived > limits.facts {
                 return RunEnd::FactLimit;
             }
+        }
+    }
+
+    /// Whether an operator has nothing to read this round (most have, in
+    /// most rounds: skipping them is most of a quiet round's cost).
+    fn idle(&self, op: &Op, plan: &Plan) -> bool {
+        let empty = |var: usize| {
+            if plan.is_pipe(var) {
+                self.pipe_buf[var].is_empty()
+            } else {
+                self.vars[var].recent().is_empty()
+            }
+        };
+        match op {
+            Op::Map { from, .. } => empty(*from),
+            Op::Extend { source, .. } => empty(*source),
+            Op::Join { left, right, .. } => empty(*left) && empty(*right),
+            Op::SeedCheck { seed, .. } => empty(*seed),
         }
     }
 
@@ -487,7 +512,8 @@ impl Store {
     fn bump_counters(&mut self, agg: usize, tuples: &[Tuple], plan: &Plan) {
         let a = &plan.aggs[agg];
         let monotone = matches!(a.op, CmpOp::Ge | CmpOp::Gt);
-        let mut reached = Vec::new();
+        let mut reached = std::mem::take(&mut self.reached_buf);
+        reached.clear();
         match &mut self.counters[agg] {
             Counters::Sparse(counters) => {
                 for t in tuples {
@@ -519,6 +545,7 @@ impl Store {
             let step = self.step;
             self.vars[a.reached].insert(&reached, copied(step));
         }
+        self.reached_buf = reached;
     }
 
     /// Runs count chain `c` (see [`plan::CountChain`]) on its input's new
@@ -536,7 +563,8 @@ impl Store {
         let piped = self.take_pipe(*source, plan);
         let monotone = matches!(agg.op, CmpOp::Ge | CmpOp::Gt);
         let seeds = statics.index_tuples(seed);
-        let mut reached = Vec::new();
+        let mut reached = std::mem::take(&mut self.reached_buf);
+        reached.clear();
         let Counters::Dense(shared) = &mut self.counters[chain.agg] else {
             return;
         };
@@ -586,6 +614,7 @@ impl Store {
             let step = self.step;
             self.vars[agg.reached].insert(&reached, copied(step));
         }
+        self.reached_buf = reached;
     }
 
     /// The tuples waiting in a pipe (see [`Plan::pipes`]), or `None` if the

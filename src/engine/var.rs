@@ -43,7 +43,6 @@ pub enum Keep {
 }
 
 /// One relation of a store.
-#[derive(Clone)]
 pub struct Var {
     /// Every fact (stable, recent and pending) with its origin, unless
     /// `keep` is [`Keep::Count`].
@@ -58,6 +57,28 @@ pub struct Var {
     /// This round's new facts.
     pending: Vec<Tuple>,
     keep: Keep,
+}
+
+impl Clone for Var {
+    /// A copy whose round buffers start as large as this variable's (a
+    /// fork's rounds derive about as much as its parent's did).
+    fn clone(&self) -> Var {
+        let with_room = |v: &Vec<Tuple>| {
+            let mut copy = Vec::with_capacity(v.capacity());
+            copy.extend_from_slice(v);
+            copy
+        };
+        Var {
+            facts: self.facts.clone(),
+            arrived: self.arrived,
+            stable: self.stable.clone(),
+            recent: Relation {
+                elements: with_room(&self.recent.elements),
+            },
+            pending: with_room(&self.pending),
+            keep: self.keep,
+        }
+    }
 }
 
 impl Var {
