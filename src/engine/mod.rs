@@ -536,13 +536,15 @@ impl Solve<'_> {
             .then_some(d as u8)
     }
 
-    /// `(cell index, digit)` of every placed fact.
+    /// `(cell index, digit)` of every placed fact, in no particular order.
     pub fn placed_facts(&self) -> Vec<(usize, u8)> {
-        self.store
-            .tuples(self.engine.placed)
-            .iter()
-            .filter_map(|t| Some((self.cell_index(slot(t, 0))?, self.digit_ok(slot(t, 1))?)))
-            .collect()
+        let mut out = Vec::with_capacity(self.geometry.n * self.geometry.n);
+        self.store.for_each_tuple(self.engine.placed, |t| {
+            if let (Some(c), Some(d)) = (self.cell_index(slot(t, 0)), self.digit_ok(slot(t, 1))) {
+                out.push((c, d));
+            }
+        });
+        out
     }
 
     /// The grid of placed digits (0 where none).
