@@ -199,37 +199,41 @@ pub fn check_solution_in(
         }
     }
     let box_kind = if regions.is_some() { "region" } else { "box" };
-    // Each box's cells, in cell order, from one pass over the grid.
-    let mut boxes: Vec<Vec<usize>> = (0..n).map(|_| Vec::with_capacity(n)).collect();
+    // The cells box by box, each box's in cell order (every box has n).
+    let mut by_box = vec![0; n * n];
+    let mut filled = vec![0; n];
     for c in 0..n * n {
-        if let Some(cells) = boxes.get_mut(box_index(g, regions, c)) {
-            cells.push(c);
+        let b = box_index(g, regions, c);
+        if let Some(slot) = filled.get_mut(b).filter(|k| **k < n) {
+            by_box[b * n + *slot] = c;
+            *slot += 1;
         }
     }
-    for (u, box_cells) in boxes.into_iter().enumerate() {
-        let units: [(&str, Vec<usize>); 3] = [
-            ("row", (0..n).map(|k| g.cell_at(u, k)).collect()),
-            ("column", (0..n).map(|k| g.cell_at(k, u)).collect()),
-            (box_kind, box_cells),
-        ];
-        for (kind, cells) in units {
-            let mut seen = vec![None; n + 1];
-            for c in cells {
-                let d = grid[c] as usize;
-                if let Some(prev) = seen[d] {
-                    return fail(
-                        format!(
-                            "{} and {} both hold {} in the same {kind}",
-                            g.cell_name(prev),
-                            g.cell_name(c),
-                            g.digit_symbol(grid[c])
-                        ),
-                        vec![prev, c],
-                    );
-                }
-                seen[d] = Some(c);
+    let mut seen: Vec<Option<usize>> = vec![None; n + 1];
+    let mut check_unit = |kind: &str, cells: &mut dyn Iterator<Item = usize>| {
+        seen.fill(None);
+        for c in cells {
+            let d = grid[c] as usize;
+            if let Some(prev) = seen[d] {
+                return fail(
+                    format!(
+                        "{} and {} both hold {} in the same {kind}",
+                        g.cell_name(prev),
+                        g.cell_name(c),
+                        g.digit_symbol(grid[c])
+                    ),
+                    vec![prev, c],
+                );
             }
+            seen[d] = Some(c);
         }
+        Ok(())
+    };
+    for u in 0..n {
+        check_unit("row", &mut (0..n).map(|k| g.cell_at(u, k)))?;
+        check_unit("column", &mut (0..n).map(|k| g.cell_at(k, u)))?;
+        let cells = by_box.get(u * n..(u + 1) * n).unwrap_or_default();
+        check_unit(box_kind, &mut cells.iter().copied())?;
     }
     Ok(())
 }

@@ -300,6 +300,14 @@ impl Engine {
                 && st.indexes.get(index).is_some_and(|i| i.is_some())
             {
                 let init = store::counter_init(st, index, &a.bound);
+                if matches!(
+                    a.op,
+                    crate::lang::ast::CmpOp::Ge | crate::lang::ast::CmpOp::Gt
+                ) {
+                    let seeds = st.index_tuples(index);
+                    let reached = store::reached_at_start(&init, seeds, a.key_len);
+                    st.reached_at_start.insert(index, Arc::new(reached));
+                }
                 st.counter_init.insert(index, Arc::new(init));
             }
         }
@@ -345,6 +353,7 @@ impl Engine {
             indexes: Vec::new(),
             probe_sets: Vec::new(),
             counter_init: FxHashMap::default(),
+            reached_at_start: FxHashMap::default(),
         };
         for (id, rel) in self.program.relations.iter().enumerate() {
             if rel.builtin.is_some() && !rel.dynamic && !rel.per_puzzle {

@@ -32,6 +32,10 @@ pub struct Statics {
     /// by the seed's index: each group's bound. Shared copy-on-write by
     /// every store of the grid size.
     pub counter_init: FxHashMap<IndexId, Arc<Vec<i32>>>,
+    /// The groups of those counts reached before any body tuple (a bound
+    /// of zero or less), by the seed's index: what every new store starts
+    /// with in the count's `reached` relation.
+    pub reached_at_start: FxHashMap<IndexId, Arc<Vec<Tuple>>>,
     /// A static relation that hit the fact limit (a runaway rule), if any:
     /// solves with these statics stop at once and name it.
     pub overflow: Option<String>,
@@ -184,22 +188,27 @@ impl Store {
                 && matches!(agg.op, CmpOp::Ge | CmpOp::Gt)
             {
                 let seeds = statics.index_tuples(index);
-                let reached: Vec<Tuple> = match &store.counters[i] {
-                    // The shared starting array already holds each bound.
-                    Counters::Dense(left) => left
-                        .iter()
-                        .zip(seeds.iter())
-                        .filter(|(l, _)| **l <= 0)
-                        .map(|(_, t)| key_prefix(t, agg.key_len))
-                        .collect(),
-                    Counters::Sparse(_) => seeds
-                        .iter()
-                        .filter(|t| threshold(&agg.bound, t) <= 0)
-                        .copied()
-                        .collect(),
-                };
+                let computed: Vec<Tuple>;
+                let reached: &[Tuple] =
+                    match (&store.counters[i], statics.reached_at_start.get(&index)) {
+                        // Found once per grid size with the starting array.
+                        (Counters::Dense(_), Some(known)) => known,
+                        // The shared starting array already holds each bound.
+                        (Counters::Dense(left), None) => {
+                            computed = reached_at_start(left, seeds, agg.key_len);
+                            &computed
+                        }
+                        (Counters::Sparse(_), _) => {
+                            computed = seeds
+                                .iter()
+                                .filter(|t| threshold(&agg.bound, t) <= 0)
+                                .copied()
+                                .collect();
+                            &computed
+                        }
+                    };
                 if !reached.is_empty() {
-                    store.vars[plan.aggs[i].reached].insert(&reached, loaded);
+                    store.vars[plan.aggs[i].reached].insert(reached, loaded);
                 }
             }
         }
@@ -751,6 +760,16 @@ fn copy_recent(vars: &mut [Var], from: usize, to: usize, origin: FactOrigin) {
         std::cmp::Ordering::Equal => return,
     };
     target.insert(source.recent(), origin);
+}
+
+/// The groups of a count over a numbered static seed whose starting
+/// counter (bound minus count) is already at most zero.
+pub fn reached_at_start(left: &[i32], seeds: &Relation<Tuple>, key_len: usize) -> Vec<Tuple> {
+    left.iter()
+        .zip(seeds.iter())
+        .filter(|(l, _)| **l <= 0)
+        .map(|(_, t)| key_prefix(t, key_len))
+        .collect()
 }
 
 /// Each group's bound, for a count over a numbered static seed.
