@@ -154,8 +154,9 @@ pub struct SolveArgs {
     /// stderr for the line format).
     #[arg(long)]
     pub trace: bool,
-    /// Do not record where each fact came from (faster; `--trace` then
-    /// shows only guesses). Provenance is on by default.
+    /// Leave out where each fact came from: `--trace` then shows only
+    /// guesses. (Origins are kept with every fact regardless, so this saves
+    /// no time.)
     #[arg(long)]
     pub no_provenance: bool,
     /// Never show the progress line (shown on a terminal's stderr while
