@@ -16,6 +16,7 @@ pub mod tuple;
 pub mod var;
 
 use crate::grid::Geometry;
+use crate::lang::ast::CmpOp;
 use crate::lang::diag::{Diagnostic, Diagnostics};
 use crate::lang::graph::sccs;
 use crate::lang::program::{Builtin, Program, RelId, Value, cell_coords, cell_value};
@@ -300,10 +301,7 @@ impl Engine {
                 && st.indexes.get(index).is_some_and(|i| i.is_some())
             {
                 let init = store::counter_init(st, index, &a.bound);
-                if matches!(
-                    a.op,
-                    crate::lang::ast::CmpOp::Ge | crate::lang::ast::CmpOp::Gt
-                ) {
+                if matches!(a.op, CmpOp::Ge | CmpOp::Gt) {
                     let seeds = st.index_tuples(index);
                     let reached = store::reached_at_start(&init, seeds, a.key_len);
                     st.reached_at_start.insert(index, Arc::new(reached));

@@ -572,12 +572,14 @@ impl Store {
         let piped = self.take_pipe(*source, plan);
         let monotone = matches!(agg.op, CmpOp::Ge | CmpOp::Gt);
         let seeds = statics.index_tuples(seed);
-        let mut reached = std::mem::take(&mut self.reached_buf);
-        reached.clear();
         let Counters::Dense(shared) = &mut self.counters[chain.agg] else {
+            // A chain always ends in an array count (see `find_count_chains`).
+            self.return_pipe(*source, piped);
             return;
         };
         let left = Arc::make_mut(shared);
+        let mut reached = std::mem::take(&mut self.reached_buf);
+        reached.clear();
         {
             let recent = self.vars[*source].recent();
             let input = piped.as_deref().unwrap_or(&recent.elements);
