@@ -59,7 +59,8 @@ pub struct Engine {
     contradiction: usize,
     /// Seeds with a row-number column, with the column's position.
     numbered: FxHashMap<RelId, usize>,
-    /// Whether to record the provenance of derived facts.
+    /// Whether to show where derived facts came from (they are always
+    /// kept: a relation's fact map holds each one's origin).
     pub provenance: bool,
     /// Facts a branch or a static stratum may store (see
     /// [`DEFAULT_FACT_LIMIT`]).
@@ -264,7 +265,7 @@ impl Engine {
         for stage in self.stages.iter().filter(|s| s.per_puzzle == per_puzzle) {
             self.build_indexes(st);
             let base = |r: RelId| self.base_facts(r, g, regions, cells);
-            let mut store = Store::new(&stage.plan, st, &base, false);
+            let mut store = Store::new(&stage.plan, st, &base);
             // Static strata have no contradiction to watch; a runaway is
             // cut by the fact limit, and every solve with these statics
             // then reports the relation that grew.
@@ -386,7 +387,7 @@ impl Engine {
         st.rels[given] = Some(Arc::new(self.base_facts(given, &g, regions, cells).into()));
         self.run_stages(&mut st, &g, regions, cells, true);
         self.init_counters(&mut st);
-        let store = Store::new(&self.dynamic, &st, &|_| Vec::new(), self.provenance);
+        let store = Store::new(&self.dynamic, &st, &|_| Vec::new());
         Solve {
             engine: self,
             geometry: g,
@@ -522,10 +523,7 @@ impl Solve<'_> {
             cell_value(guess.cell / n, guess.cell % n),
             guess.digit as Value,
         ]);
-        let origin = FactOrigin {
-            rule: u32::MAX,
-            step: self.store.step,
-        };
+        let origin = FactOrigin::unruled(self.store.step);
         self.store.insert(self.engine.placed, &[t], origin);
         self.store.reset_tiers();
         self.branch.push(guess);
@@ -650,8 +648,12 @@ impl Solve<'_> {
         }
     }
 
-    /// Facts first derived by this branch after `step` (in step order).
+    /// Facts first derived by this branch after `step`, in step order
+    /// (none when provenance is not shown).
     pub fn facts_since(&self, step: u32) -> Vec<(RelId, Tuple, FactOrigin)> {
+        if !self.engine.provenance {
+            return Vec::new();
+        }
         self.store.facts_since(&self.engine.dynamic, step)
     }
 
@@ -660,9 +662,9 @@ impl Solve<'_> {
         self.engine
     }
 
-    /// Where each fact of a program relation came from (when recorded).
+    /// Where each fact of a program relation came from (when provenance is shown).
     pub fn origin(&self, rel: RelId, t: &Tuple) -> Option<FactOrigin> {
         let var = *self.engine.dynamic.rel_var.get(&rel)?;
-        self.store.origin(var, t)
+        self.store.origin(var, t).filter(|_| self.engine.provenance)
     }
 }

@@ -106,9 +106,6 @@ pub struct Store {
     pub step: u32,
     /// Rounds this store ran itself (not counting its parent's).
     pub rounds: u32,
-    /// Whether the origins of facts are shown (they are always kept: the
-    /// variables' deduplication needs the map anyway).
-    pub provenance: bool,
     /// New facts per program rule, derived by this store itself.
     pub firings: FxHashMap<u32, u32>,
     /// New facts this store inserted into variables (for the fact limit).
@@ -133,17 +130,9 @@ pub struct Store {
 
 impl Store {
     /// A store for `plan`, loaded with its static inputs and base facts.
-    pub fn new(
-        plan: &Plan,
-        statics: &Statics,
-        base_facts: &dyn Fn(RelId) -> Vec<Tuple>,
-        provenance: bool,
-    ) -> Store {
+    pub fn new(plan: &Plan, statics: &Statics, base_facts: &dyn Fn(RelId) -> Vec<Tuple>) -> Store {
         let mut vars: Vec<Var> = plan.var_keeps().into_iter().map(Var::new).collect();
-        let loaded = FactOrigin {
-            rule: NO_RULE,
-            step: 0,
-        };
+        let loaded = FactOrigin::unruled(0);
         for &(index, var) in &plan.loads {
             vars[var].insert(statics.index_tuples(index), loaded);
         }
@@ -172,7 +161,6 @@ impl Store {
             finalized: vec![false; plan.aggs.len()],
             step: 0,
             rounds: 0,
-            provenance,
             firings: FxHashMap::default(),
             derived: 0,
             active_tier: FIRST_GATED_TIER - 1,
@@ -224,7 +212,6 @@ impl Store {
             finalized: self.finalized.clone(),
             step: self.step,
             rounds: 0,
-            provenance: self.provenance,
             firings: FxHashMap::default(),
             derived: 0,
             active_tier: self.active_tier,
@@ -258,8 +245,7 @@ impl Store {
         self.active_tier = tier;
         for (c, missed) in plan.copies.iter().zip(&mut self.missed) {
             if c.tier == tier {
-                let step = self.step;
-                self.vars[c.to].insert(missed, copied(step));
+                self.vars[c.to].insert(missed, FactOrigin::unruled(self.step));
                 missed.clear();
             }
         }
@@ -271,17 +257,14 @@ impl Store {
         self.vars[var].insert(tuples, origin);
     }
 
-    /// Where a fact of a variable came from (when provenance is shown).
+    /// Where a fact of a variable came from.
     pub fn origin(&self, var: usize, t: &Tuple) -> Option<FactOrigin> {
-        self.provenance.then(|| self.vars[var].origin(t)).flatten()
+        self.vars[var].origin(t)
     }
 
     /// Facts of program relations first derived after `step`, with their
-    /// origin, in step order (none when provenance is not shown).
+    /// origin, in step order.
     pub fn facts_since(&self, plan: &Plan, step: u32) -> Vec<(RelId, Tuple, FactOrigin)> {
-        if !self.provenance {
-            return Vec::new();
-        }
         let mut out: Vec<(RelId, Tuple, FactOrigin)> = plan
             .rel_var
             .iter()
@@ -366,7 +349,7 @@ impl Store {
             }
             for (c, missed) in plan.copies.iter().zip(&mut self.missed) {
                 if c.tier <= self.active_tier {
-                    copy_recent(&mut self.vars, c.from, c.to, copied(self.step));
+                    copy_recent(&mut self.vars, c.from, c.to, FactOrigin::unruled(self.step));
                 } else {
                     missed.extend_from_slice(self.vars[c.from].recent());
                 }
@@ -454,8 +437,7 @@ impl Store {
                 .collect();
             if !out.is_empty() {
                 any = true;
-                let step = self.step;
-                self.vars[agg.reached].insert(&out, copied(step));
+                self.vars[agg.reached].insert(&out, FactOrigin::unruled(self.step));
             }
         }
         any
@@ -541,18 +523,14 @@ impl Store {
                 let slot = a.row_slot.unwrap_or_default();
                 for t in tuples {
                     let row = super::tuple::slot(t, slot) as usize;
-                    if let Some(l) = left.get_mut(row) {
-                        *l -= 1;
-                        if monotone && *l == 0 {
-                            reached.push(key_prefix(t, a.key_len));
-                        }
+                    if count_down(left, row, monotone) {
+                        reached.push(key_prefix(t, a.key_len));
                     }
                 }
             }
         }
         if !reached.is_empty() {
-            let step = self.step;
-            self.vars[a.reached].insert(&reached, copied(step));
+            self.vars[a.reached].insert(&reached, FactOrigin::unruled(self.step));
         }
         self.reached_buf = reached;
     }
@@ -609,12 +587,9 @@ impl Store {
             };
             let bump = |rows: &[u32]| {
                 for &row in rows {
-                    if let Some(l) = left.get_mut(row as usize) {
-                        *l -= 1;
-                        if monotone && *l == 0 {
-                            // A numbered seed's row `row` is its group's key.
-                            reached.push(key_prefix(&seeds[row as usize], agg.key_len));
-                        }
+                    if count_down(left, row as usize, monotone) {
+                        // A numbered seed's row `row` is its group's key.
+                        reached.push(key_prefix(&seeds[row as usize], agg.key_len));
                     }
                 }
             };
@@ -622,8 +597,7 @@ impl Store {
         }
         self.return_pipe(*source, piped);
         if !reached.is_empty() {
-            let step = self.step;
-            self.vars[agg.reached].insert(&reached, copied(step));
+            self.vars[agg.reached].insert(&reached, FactOrigin::unruled(self.step));
         }
         self.reached_buf = reached;
     }
@@ -737,15 +711,6 @@ impl Store {
     }
 }
 
-/// The origin of facts a store moves between its own variables (tier
-/// copies, reached groups): not a rule's, and never shown.
-fn copied(step: u32) -> FactOrigin {
-    FactOrigin {
-        rule: NO_RULE,
-        step,
-    }
-}
-
 /// Inserts the recent facts of variable `from` into variable `to`.
 fn copy_recent(vars: &mut [Var], from: usize, to: usize, origin: FactOrigin) {
     // Borrow the two variables apart; a variable's own recent facts are
@@ -772,6 +737,16 @@ pub fn reached_at_start(left: &[i32], seeds: &Relation<Tuple>, key_len: usize) -
         .filter(|(l, _)| **l <= 0)
         .map(|(_, t)| key_prefix(t, key_len))
         .collect()
+}
+
+/// Counts one body tuple of array row `row` (how many more its group
+/// needs); true when that reaches a monotone count's group.
+#[inline]
+fn count_down(left: &mut [i32], row: usize, monotone: bool) -> bool {
+    left.get_mut(row).is_some_and(|l| {
+        *l -= 1;
+        monotone && *l == 0
+    })
 }
 
 /// Each group's bound, for a count over a numbered static seed.

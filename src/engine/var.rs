@@ -30,6 +30,23 @@ pub struct FactOrigin {
 /// The rule id of facts no rule derived: guesses and loaded facts.
 pub const NO_RULE: u32 = u32::MAX;
 
+impl FactOrigin {
+    /// The origin of a fact no rule derived, arriving at `step`: a guess,
+    /// a loaded fact, or one a store moves between its own variables
+    /// (tier copies, reached groups).
+    pub fn unruled(step: u32) -> FactOrigin {
+        FactOrigin {
+            rule: NO_RULE,
+            step,
+        }
+    }
+
+    /// Whether no rule derived the fact (for a placed digit: a guess).
+    pub fn is_unruled(&self) -> bool {
+        self.rule == NO_RULE
+    }
+}
+
 /// What a variable keeps of its facts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Keep {

@@ -25,7 +25,7 @@ impl Fact {
 
     /// Whether it was placed as a guess.
     pub fn is_guess(&self) -> bool {
-        self.origin.is_some_and(|o| o.rule == u32::MAX)
+        self.origin.as_ref().is_some_and(FactOrigin::is_unruled)
     }
 }
 

@@ -28,7 +28,7 @@ pub fn branch_lines(solve: &Solve, since: u32) -> Vec<String> {
     let facts = solve.facts_since(since);
     for ((step, rule), group) in &facts
         .iter()
-        .filter(|(_, _, o)| o.rule != u32::MAX)
+        .filter(|(_, _, o)| !o.is_unruled())
         .chunk_by(|(_, _, o)| (o.step, o.rule))
     {
         let group: Vec<_> = group.collect();
