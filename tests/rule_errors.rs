@@ -476,6 +476,78 @@ fn negating_a_user_relation_that_depends_on_the_state() {
 }
 
 #[test]
+fn the_help_for_a_negated_state_names_the_guard() {
+    // Skipping decided cells is what `unless` is for: the help says so.
+    let text = ".decl open(c: cell)\nopen(C) :- cell(C), !placed(C, _).\n";
+    let f = expect_error(
+        text,
+        "negation of `placed` is not monotone",
+        2,
+        22,
+        "placed(C, _)",
+    );
+    assert!(f.help.contains("unless placed"), "{}", f.help);
+}
+
+#[test]
+fn a_guard_of_a_relation_that_never_changes() {
+    // `given` is fixed before the solve: negate it, do not guard it.
+    let text = ".decl empty(c: cell)\nempty(C) :- cell(C), unless given(C, _).\n";
+    let f = expect_error(
+        text,
+        "`unless` guards the solving state, and `given` does not change",
+        2,
+        29,
+        "given(C, _)",
+    );
+    assert!(f.help.contains("!given"), "{}", f.help);
+}
+
+#[test]
+fn variable_unbound_in_a_guard() {
+    let text = ".decl q(c: cell)\nq(C) :- cell(C), unless placed(X, _).\n";
+    let f = expect_error(
+        text,
+        "variable `X` in a guard is not bound",
+        2,
+        25,
+        "placed(X, _)",
+    );
+    assert!(f.help.contains("`_`"), "{}", f.help);
+}
+
+#[test]
+fn a_guard_inside_a_count() {
+    let text = ".decl q(c: cell)\nq(C) :- cell(C),\n  count : { eliminated(C, D), unless placed(C, D) } >= 2.\n";
+    let f = expect_error(
+        text,
+        "a guard inside a count is not supported",
+        3,
+        31,
+        "unless placed",
+    );
+    assert!(f.help.contains("after the count"), "{}", f.help);
+}
+
+#[test]
+fn unless_must_name_an_atom() {
+    let text = ".decl q(c: cell)\nq(C) :- cell(C), unless 3.\n";
+    let f = expect_error(text, "expected an atom after `unless`", 2, 25, "3.");
+    assert!(f.help.contains("unless placed(C, _)"), "{}", f.help);
+}
+
+#[test]
+fn a_relation_or_variable_named_unless_is_still_allowed() {
+    // `unless` is a keyword only where a guard can start.
+    let text = ".decl unless(c: cell)\nunless(C) :- cell(C), row(C, 1).\n.decl q(c: cell)\nq(C) :- unless(C), row(C, Unless), Unless = 1.\n";
+    let mut sources = RuleSources::standard();
+    sources.add_text(FILE, text);
+    if let Err(e) = sources.load() {
+        panic!("the rules should load: {e}");
+    }
+}
+
+#[test]
 fn exact_count_over_the_state_is_not_monotone() {
     // "exactly N - 1 digits eliminated" stops holding when one more goes.
     let text = ".decl one_left(c: cell)\none_left(C) :- cell(C), size(N), count : { eliminated(C, _) } = N - 1.\n";

@@ -7,10 +7,13 @@
 //! grid and singles to a fixpoint; on a stall, every wing elimination the
 //! current candidates allow, all at once, minus those already known; none
 //! left: stop; otherwise apply them, credit them to `wings`, and start over.
-//! The wing definitions follow the monotone rules literally: `pair(C, X, Y)`
-//! means every digit other than X and Y is eliminated from C, so it also
-//! holds for a placed cell whose digit is X or Y, and for a cell left with
-//! one of them.
+//! The wing definitions are the usual ones, as the rules' guards make them:
+//! `pair(C, X, Y)` is an open cell whose candidates are exactly X and Y, a
+//! pivot `trio` an open cell with exactly three candidates, and a strong
+//! link joins two cells where the digit is still a candidate and has no
+//! other place in their unit. (Helper facts stay once derived, so sudolog
+//! may also fire on a pattern whose cells were decided since; the reference
+//! agreeing with it on every puzzle shows that those add nothing here.)
 //!
 //! Which wing rule gets the credit for an elimination depends on the order
 //! sudolog derives them in, so the credits are checked on three literal,
@@ -56,14 +59,14 @@ fn solutions() -> Vec<String> {
 // ---------------------------------------------------------------------------
 
 impl State {
-    /// pair(C, X, Y): every digit other than X and Y is eliminated from C.
+    /// pair(C, X, Y): C is open and its candidates are exactly X and Y.
     fn pair(&self, c: usize, x: u8, y: u8) -> bool {
-        x != y && self.cand[c] & !(bit(x) | bit(y)) == 0
+        x != y && self.placed[c] == 0 && self.cand[c] == bit(x) | bit(y)
     }
 
-    /// trio(C, {X, Y, Z}): every digit outside the three is eliminated.
+    /// trio(C, {X, Y, Z}): C is open and its candidates are exactly the three.
     fn trio(&self, c: usize, x: u8, y: u8, z: u8) -> bool {
-        self.cand[c] & !(bit(x) | bit(y) | bit(z)) == 0
+        self.placed[c] == 0 && self.cand[c] == bit(x) | bit(y) | bit(z)
     }
 
     /// Tiers 0 and 1 to a fixpoint. A placed digit eliminates the other
@@ -172,15 +175,16 @@ fn wing_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8, Wing)> {
         }
     }
 
-    // link(L,M,X): L != M in a common unit where every other cell has X
-    // eliminated. linked[x][a][b]: some link(L,M,X) has A seeing L, B
-    // seeing M, A != M and B != L.
+    // link(L,M,X): L != M in a common unit, X a candidate of both and
+    // eliminated from every other cell. linked[x][a][b]: some link(L,M,X)
+    // has A seeing L, B seeing M, A != M and B != L.
     let mut linked = vec![[[false; N]; N]; 10];
     for u in &g.units {
         for x in digits() {
             for &l in u {
                 for &m in u {
-                    if l == m || !u.iter().all(|&o| o == l || o == m || s.elim(o, x)) {
+                    let live = !s.elim(l, x) && !s.elim(m, x);
+                    if l == m || !live || !u.iter().all(|&o| o == l || o == m || s.elim(o, x)) {
                         continue;
                     }
                     for a in cells().filter(|&a| g.peer[a][l] && a != m) {
@@ -315,9 +319,11 @@ fn wing_elimination_rule(prefix: &str) -> String {
 // ---------------------------------------------------------------------------
 
 /// The data are what they claim: solutions agree with the givens, and the
-/// wings fire in every puzzle of the sample, all three kinds somewhere.
+/// wings fire in most puzzles of the sample (the sample was chosen when the
+/// wings also fired on decided cells; in a few puzzles only such degenerate
+/// patterns existed), all three kinds somewhere.
 #[test]
-fn the_sample_is_valid_and_wings_fire_in_every_puzzle() {
+fn the_sample_is_valid_and_wings_fire_in_most_puzzles() {
     let puzzles = puzzles();
     let solutions = solutions();
     assert!(
@@ -327,13 +333,13 @@ fn the_sample_is_valid_and_wings_fire_in_every_puzzle() {
     );
     assert_eq!(puzzles.len(), solutions.len());
     let mut kinds = BTreeSet::new();
-    let (mut solved, mut stalled) = (0, 0);
+    let (mut solved, mut stalled, mut fired) = (0, 0, 0);
     for (i, ((p, sol), o)) in puzzles.iter().zip(&solutions).zip(reference()).enumerate() {
         assert_eq!(sol.len(), N);
         for (g, s) in p.chars().zip(sol.chars()) {
             assert!(g == '.' || g == s, "puzzle {}: a given differs", i + 1);
         }
-        assert!(!o.credited.is_empty(), "puzzle {}: no wing fires", i + 1);
+        fired += usize::from(!o.credited.is_empty());
         kinds.extend(o.steps.iter().flat_map(|s| s.values().flatten().copied()));
         if o.state.solved() {
             solved += 1;
@@ -342,6 +348,10 @@ fn the_sample_is_valid_and_wings_fire_in_every_puzzle() {
         }
     }
     assert_eq!(kinds, BTreeSet::from([Wing::Xy, Wing::Xyz, Wing::W]));
+    assert!(
+        fired * 4 >= puzzles.len() * 3,
+        "wings fire in only {fired} puzzles"
+    );
     assert!(
         solved > 0 && stalled > 0,
         "{solved} solved, {stalled} stalled"

@@ -55,6 +55,9 @@ pub struct ERule {
     pub atoms: Vec<Atom>,
     /// Negated atoms.
     pub negs: Vec<Atom>,
+    /// Guards (`unless atom`): atoms of the state that must not be known
+    /// when the rule's last operator derives the head.
+    pub guards: Vec<Atom>,
     /// Comparisons and assignments.
     pub cmps: Vec<(Expr, CmpOp, Expr)>,
     /// Number of variables (ids are the program rule's).
@@ -131,12 +134,14 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
     let nvars = rule.var_names.len();
     let mut atoms = Vec::new();
     let mut negs = Vec::new();
+    let mut guards = Vec::new();
     let mut cmps = Vec::new();
     let mut counts = Vec::new();
     for lit in &rule.body {
         match lit {
             Literal::Atom(a) => atoms.push(a.clone()),
             Literal::Neg(a) => negs.push(a.clone()),
+            Literal::Guard(a) => guards.push(a.clone()),
             Literal::Cmp(a, op, b, _) => cmps.push((a.clone(), *op, b.clone())),
             Literal::Count(agg) => counts.push(agg),
         }
@@ -191,6 +196,15 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             head_args: seed_head,
             atoms: atoms.clone(),
             negs: negs.clone(),
+            // A seed that changes with the state is filtered by the guards
+            // too, so that its groups (and their counting) stay few; a
+            // static seed is computed before any state exists, and the
+            // rule's own guards filter what its groups derive.
+            guards: if outer_dynamic {
+                guards.clone()
+            } else {
+                Vec::new()
+            },
             cmps: decidable(&atoms, &cmps),
             nvars,
             tier: rule.tier,
@@ -212,6 +226,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
                 span: agg.span,
             }],
             negs: Vec::new(),
+            guards: Vec::new(),
             cmps: Vec::new(),
             nvars: nvars + 1,
             tier: rule.tier,
@@ -222,7 +237,8 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
                 Literal::Atom(a) => inner.atoms.push(a.clone()),
                 Literal::Neg(a) => inner.negs.push(a.clone()),
                 Literal::Cmp(a, op, b, _) => inner.cmps.push((a.clone(), *op, b.clone())),
-                Literal::Count(_) => {} // rejected by the checker
+                // Rejected by the checker.
+                Literal::Count(_) | Literal::Guard(_) => {}
             }
         }
         let mut deps = Vec::new();
@@ -273,6 +289,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
         head_args: rule.head.clone(),
         atoms: main_atoms,
         negs,
+        guards,
         cmps,
         nvars,
         tier: rule.tier,

@@ -145,6 +145,8 @@ impl Engine {
                     geometric(*index)
                         && checks.iter().all(|c| match c {
                             plan::Check::Absent { index, .. } => geometric(*index),
+                            // A guard reads the state: its answer changes.
+                            plan::Check::Unknown { .. } => false,
                             _ => true,
                         })
                 }

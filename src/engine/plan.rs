@@ -28,6 +28,30 @@ use rustc_hash::{FxHashMap, FxHashSet};
 pub type VarIdx = usize;
 /// Index of a static index in [`Indexes`].
 pub type IndexId = usize;
+/// Index of a guard in [`Plan::guards`].
+pub type GuardId = usize;
+
+/// What a check looks a tuple up in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// A static index (a negated static atom).
+    Static(IndexId),
+    /// A relation of the state (a guard), as known before the round.
+    State(GuardId),
+}
+
+/// A guard's lookup (`unless placed(C, _)`): a relation of the fixpoint,
+/// looked up by all its columns or, with `_` columns, through one of the
+/// variable's projections.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GuardSpec {
+    /// The relation's variable.
+    pub var: VarIdx,
+    /// The projection of that variable to look in (see
+    /// [`Plan::projections`]), its number among that variable's own; `None`
+    /// to look up the whole tuple.
+    pub projection: Option<usize>,
+}
 
 /// How to build a static index from a complete (flat) static relation:
 /// keep tuples matching `consts` and `eqs`, put `key` columns in the first
@@ -176,6 +200,14 @@ pub enum Check {
         /// The index to look in.
         index: IndexId,
         /// Values for the index's key then value columns.
+        key: Vec<CExpr>,
+    },
+    /// A guard: the tuple built from `key` (the atom's columns other than
+    /// `_`, in order) must not be known before the current round.
+    Unknown {
+        /// The guard (index in [`Plan::guards`]).
+        guard: GuardId,
+        /// Values for the looked-up columns.
         key: Vec<CExpr>,
     },
 }
@@ -353,6 +385,12 @@ pub struct Plan {
     /// the grid size's geometry, so they may be memoised (set by the engine
     /// for the fixpoint's plan; empty elsewhere).
     pub memo: Vec<bool>,
+    /// The guards the operators check (see [`Check::Unknown`]).
+    pub guards: Vec<GuardSpec>,
+    /// Projections the store keeps of some variables, for guards with `_`
+    /// columns: the variable and the columns kept, in the order they are
+    /// registered with the variable.
+    pub projections: Vec<(VarIdx, Vec<usize>)>,
     /// Chains of memoisable operators that end in an array count (found by
     /// [`Plan::find_count_chains`] once `memo` is set).
     pub count_chains: Vec<CountChain>,
@@ -742,6 +780,14 @@ impl Builder<'_> {
         let mut remaining: Vec<&Atom> = rule.atoms.iter().collect();
         let mut pending_cmps: Vec<&(Expr, CmpOp, Expr)> = rule.cmps.iter().collect();
         let mut pending_negs: Vec<&Atom> = rule.negs.iter().collect();
+        // Guards are checked by the last operator, in the round that
+        // derives the head: an earlier operator may run rounds before it,
+        // and `explain` re-checks a guard against the facts known before
+        // the head's own step. The first operator that binds a guard's
+        // variables checks it too, to prune early: the state only grows,
+        // so a guard that fails then would fail at the last operator too.
+        let guards: Vec<&Atom> = rule.guards.iter().collect();
+        let mut early_guards: Vec<&Atom> = guards.clone();
 
         // The driver: a changing relation if there is one. `dirty` marks
         // slots of a stored relation that hold values the rule ignores (a
@@ -786,8 +832,12 @@ impl Builder<'_> {
             let Some(ni) = next else {
                 // Last operator: a map to the head (or straight output).
                 let env = layout_env(&layout, 0);
-                let (env, checks) =
+                let (env, mut checks) =
                     self.apply_filters(env, &mut pending_cmps, &mut pending_negs, driver_checks);
+                checks.extend(
+                    self.guard_checks(&guards, &env)
+                        .ok_or_else(|| err("a guard uses variables no atom binds".into()))?,
+                );
                 let emit = self
                     .emit_flat(&rule.head_args, &env)
                     .ok_or_else(|| err("a head variable is not bound by the body".into()))?;
@@ -905,6 +955,20 @@ impl Builder<'_> {
             let (env, more) =
                 self.apply_filters(env, &mut pending_cmps, &mut pending_negs, Vec::new());
             checks.extend(more);
+            if is_last {
+                checks.extend(
+                    self.guard_checks(&guards, &env)
+                        .ok_or_else(|| err("a guard uses variables no atom binds".into()))?,
+                );
+            } else {
+                let (ready, later): (Vec<&Atom>, Vec<&Atom>) = early_guards.iter().partition(|a| {
+                    a.args
+                        .iter()
+                        .all(|x| !matches!(x, Arg::Var(v) if !env.contains_key(v)))
+                });
+                early_guards = later;
+                checks.extend(self.guard_checks(&ready, &env).unwrap_or_default());
+            }
             let (emit, next_layout, to) = if is_last {
                 let emit = self
                     .emit_flat(&rule.head_args, &env)
@@ -1086,6 +1150,57 @@ impl Builder<'_> {
         (env, checks)
     }
 
+    /// The checks of a rule's guards, over the variables of `env`; `None`
+    /// if a guard's variable is not bound there.
+    fn guard_checks(
+        &mut self,
+        guards: &[&Atom],
+        env: &FxHashMap<VarId, CExpr>,
+    ) -> Option<Vec<Check>> {
+        let mut checks = Vec::new();
+        for atom in guards {
+            let var = *self.plan.rel_var.get(&atom.rel)?;
+            let mut cols = Vec::new();
+            let mut key = Vec::new();
+            for (c, arg) in atom.args.iter().enumerate() {
+                match arg {
+                    Arg::Var(v) => key.push(env.get(v)?.clone()),
+                    Arg::Const(k) => key.push(CExpr::Const(*k)),
+                    Arg::Wild => continue,
+                }
+                cols.push(c);
+            }
+            let projection = (cols.len() < atom.args.len()).then(|| self.projection(var, cols));
+            let spec = GuardSpec { var, projection };
+            let guard = match self.plan.guards.iter().position(|g| *g == spec) {
+                Some(g) => g,
+                None => {
+                    self.plan.guards.push(spec);
+                    self.plan.guards.len() - 1
+                }
+            };
+            checks.push(Check::Unknown { guard, key });
+        }
+        Some(checks)
+    }
+
+    /// The number, among `var`'s projections, of the one keeping `cols`
+    /// (registered if new).
+    fn projection(&mut self, var: VarIdx, cols: Vec<usize>) -> usize {
+        let mut own = self.plan.projections.iter().filter(|(v, _)| *v == var);
+        if let Some(n) = own.position(|(_, c)| *c == cols) {
+            return n;
+        }
+        let n = self
+            .plan
+            .projections
+            .iter()
+            .filter(|(v, _)| *v == var)
+            .count();
+        self.plan.projections.push((var, cols));
+        n
+    }
+
     /// Variables still needed after the current step.
     fn needed(
         &self,
@@ -1100,6 +1215,9 @@ impl Builder<'_> {
             e.vars(&mut vs);
         }
         for a in remaining.iter().chain(joining.iter()).chain(negs.iter()) {
+            super::ir::atom_vars(a, &mut vs);
+        }
+        for a in &rule.guards {
             super::ir::atom_vars(a, &mut vs);
         }
         for (a, _, b) in cmps {
@@ -1298,9 +1416,10 @@ fn emit_layout(layout: &Layout, env: &FxHashMap<VarId, CExpr>) -> Emit {
     )
 }
 
-/// Evaluates checks on a frame.
+/// Evaluates checks on a frame; `absent` says whether a tuple is missing
+/// from what a negation or a guard looks in.
 #[inline]
-pub fn passes(checks: &[Check], frame: &Frame, absent: &dyn Fn(IndexId, &Tuple) -> bool) -> bool {
+pub fn passes(checks: &[Check], frame: &Frame, absent: &dyn Fn(Lookup, &Tuple) -> bool) -> bool {
     checks.iter().all(|c| match c {
         Check::Fast(a, op, b) => op.holds(a.get(frame), b.get(frame)),
         Check::Cmp(a, op, b) => match (a.eval(frame), b.eval(frame)) {
@@ -1308,16 +1427,22 @@ pub fn passes(checks: &[Check], frame: &Frame, absent: &dyn Fn(IndexId, &Tuple) 
             _ => false,
         },
         Check::Absent { index, key } => {
-            let mut t = super::tuple::EMPTY;
-            for (i, e) in key.iter().enumerate() {
-                match e.eval(frame) {
-                    Some(v) => super::tuple::set_slot(&mut t, i, v),
-                    None => return false,
-                }
-            }
-            absent(*index, &t)
+            lookup_key(key, frame).is_some_and(|t| absent(Lookup::Static(*index), &t))
+        }
+        Check::Unknown { guard, key } => {
+            lookup_key(key, frame).is_some_and(|t| absent(Lookup::State(*guard), &t))
         }
     })
+}
+
+/// The tuple a negation or a guard looks up; `None` on overflow.
+#[inline]
+fn lookup_key(key: &[CExpr], frame: &Frame) -> Option<Tuple> {
+    let mut t = super::tuple::EMPTY;
+    for (i, e) in key.iter().enumerate() {
+        super::tuple::set_slot(&mut t, i, e.eval(frame)?);
+    }
+    Some(t)
 }
 
 /// Builds an operator's output tuple; `None` on arithmetic overflow.

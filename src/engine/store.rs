@@ -5,7 +5,9 @@
 //! where its parent stalled.
 
 use super::memo;
-use super::plan::{self, ChainRole, Check, FIRST_GATED_TIER, IndexId, Op, Out, Plan, SeedSource};
+use super::plan::{
+    self, ChainRole, Check, FIRST_GATED_TIER, IndexId, Lookup, Op, Out, Plan, SeedSource,
+};
 use super::tuple::{EMPTY, Frame, HALF, Half, Key, Tuple};
 pub use super::var::FactOrigin;
 use super::var::{NO_RULE, Var};
@@ -59,6 +61,28 @@ impl Statics {
         match self.probe_sets.get(id) {
             Some(Some(set)) => !set.contains(&Key(*t)),
             _ => self.index_tuples(id).binary_search(t).is_err(),
+        }
+    }
+}
+
+/// What checks look tuples up in during a round: the static indexes for
+/// negations, and for guards the state as it stood before the round.
+struct Lookups<'a> {
+    statics: &'a Statics,
+    vars: &'a [Var],
+    plan: &'a Plan,
+    step: u32,
+}
+
+impl Lookups<'_> {
+    /// Whether a tuple is missing from what a check looks in.
+    fn absent(&self, lookup: Lookup, t: &Tuple) -> bool {
+        match lookup {
+            Lookup::Static(id) => self.statics.absent(id, t),
+            Lookup::State(g) => {
+                let guard = &self.plan.guards[g];
+                !self.vars[guard.var].known_before_in(guard.projection, t, self.step)
+            }
         }
     }
 }
@@ -132,6 +156,9 @@ impl Store {
     /// A store for `plan`, loaded with its static inputs and base facts.
     pub fn new(plan: &Plan, statics: &Statics, base_facts: &dyn Fn(RelId) -> Vec<Tuple>) -> Store {
         let mut vars: Vec<Var> = plan.var_keeps().into_iter().map(Var::new).collect();
+        for (var, cols) in &plan.projections {
+            vars[*var].add_projection(cols);
+        }
         let loaded = FactOrigin::unruled(0);
         for &(index, var) in &plan.loads {
             vars[var].insert(statics.index_tuples(index), loaded);
@@ -561,7 +588,13 @@ impl Store {
         {
             let recent = self.vars[*source].recent();
             let input = piped.as_deref().unwrap_or(&recent.elements);
-            let absent = |id: IndexId, t: &Tuple| statics.absent(id, t);
+            let lookups = Lookups {
+                statics,
+                vars: &self.vars,
+                plan,
+                step: self.step,
+            };
+            let absent = |l: Lookup, t: &Tuple| lookups.absent(l, t);
             let compute = |t: &Tuple, rows: &mut Vec<u32>| {
                 let (mut tuples, mut next) = (vec![*t], Vec::new());
                 for &at in &chain.ops {
@@ -602,6 +635,16 @@ impl Store {
         self.reached_buf = reached;
     }
 
+    /// What this round's checks look up.
+    fn lookups<'a>(&'a self, statics: &'a Statics, plan: &'a Plan) -> Lookups<'a> {
+        Lookups {
+            statics,
+            vars: &self.vars,
+            plan,
+            step: self.step,
+        }
+    }
+
     /// The tuples waiting in a pipe (see [`Plan::pipes`]), or `None` if the
     /// variable is not one and its newest tuples are to be read instead.
     fn take_pipe(&mut self, var: usize, plan: &Plan) -> Option<Vec<Tuple>> {
@@ -618,7 +661,6 @@ impl Store {
     }
 
     fn run_op(&mut self, at: usize, op: &Op, plan: &Plan, statics: &Statics) {
-        let absent = |id: IndexId, t: &Tuple| statics.absent(id, t);
         match op {
             Op::Map {
                 from,
@@ -629,6 +671,8 @@ impl Store {
                 let piped = self.take_pipe(*from, plan);
                 let mut out = self.take_out();
                 {
+                    let lookups = self.lookups(statics, plan);
+                    let absent = |l: Lookup, t: &Tuple| lookups.absent(l, t);
                     let recent = self.vars[*from].recent();
                     let input = piped.as_deref().unwrap_or(&recent.elements);
                     let zero: Half = [0; HALF];
@@ -653,6 +697,8 @@ impl Store {
                 to,
             } => {
                 let out = {
+                    let lookups = self.lookups(statics, plan);
+                    let absent = |l: Lookup, t: &Tuple| lookups.absent(l, t);
                     let l = &self.vars[*left];
                     let r = &self.vars[*right];
                     if *probe {
@@ -675,6 +721,8 @@ impl Store {
                 let memoised = statics.memo_scope != 0 && plan.memo.get(at) == Some(&true);
                 let mut out = self.take_out();
                 {
+                    let lookups = self.lookups(statics, plan);
+                    let absent = |l: Lookup, t: &Tuple| lookups.absent(l, t);
                     let recent = self.vars[*source].recent();
                     let input = piped.as_deref().unwrap_or(&recent.elements);
                     let index = statics.index_tuples(*index);
@@ -780,7 +828,7 @@ fn join(
     right: &Var,
     checks: &[Check],
     emit: &plan::Emit,
-    absent: &dyn Fn(IndexId, &Tuple) -> bool,
+    absent: &dyn Fn(Lookup, &Tuple) -> bool,
 ) -> Vec<Tuple> {
     let l_recent = left.recent();
     let r_recent = right.recent();
@@ -823,7 +871,7 @@ fn probe_join(
     step: u32,
     checks: &[Check],
     emit: &plan::Emit,
-    absent: &dyn Fn(IndexId, &Tuple) -> bool,
+    absent: &dyn Fn(Lookup, &Tuple) -> bool,
 ) -> Vec<Tuple> {
     let zero: Half = [0; HALF];
     let logic = |t: &Tuple| -> Option<Tuple> {
@@ -853,7 +901,7 @@ fn extend_into(
     key: &[plan::CExpr],
     checks: &[Check],
     emit: &plan::Emit,
-    absent: &dyn Fn(IndexId, &Tuple) -> bool,
+    absent: &dyn Fn(Lookup, &Tuple) -> bool,
     out: &mut Vec<Tuple>,
 ) {
     let zero: Half = [0; HALF];

@@ -74,6 +74,19 @@ pub struct Var {
     /// This round's new facts.
     pending: Vec<Tuple>,
     keep: Keep,
+    /// Projections for guards with `_` columns: the columns kept, and each
+    /// projected tuple with the step its first fact arrived at.
+    projections: Vec<Projection>,
+}
+
+/// A variable's facts projected on some columns (a guard such as `unless
+/// placed(C, _)` asks whether any fact with that cell is known), kept up
+/// to date as facts arrive so that a projected tuple is known from the
+/// same step as the first fact behind it.
+#[derive(Clone)]
+struct Projection {
+    cols: Vec<usize>,
+    first_step: FxHashMap<Key, u32>,
 }
 
 impl Clone for Var {
@@ -94,6 +107,7 @@ impl Clone for Var {
             },
             pending: with_room(&self.pending),
             keep: self.keep,
+            projections: self.projections.clone(),
         }
     }
 }
@@ -110,7 +124,17 @@ impl Var {
             },
             pending: Vec::new(),
             keep,
+            projections: Vec::new(),
         }
+    }
+
+    /// Starts keeping the projection of the facts on `cols` (before any
+    /// fact arrives); it is number `n` of this variable, in the order added.
+    pub fn add_projection(&mut self, cols: &[usize]) {
+        self.projections.push(Projection {
+            cols: cols.to_vec(),
+            first_step: FxHashMap::default(),
+        });
     }
 
     /// Adds facts, keeping those not known yet with `origin`. Returns how
@@ -126,6 +150,13 @@ impl Var {
             if let std::collections::hash_map::Entry::Vacant(e) = self.facts.entry(Key(t)) {
                 e.insert(origin);
                 self.pending.push(t);
+                for p in &mut self.projections {
+                    let mut key = super::tuple::EMPTY;
+                    for (i, &c) in p.cols.iter().enumerate() {
+                        super::tuple::set_slot(&mut key, i, super::tuple::slot(&t, c));
+                    }
+                    p.first_step.entry(Key(key)).or_insert(origin.step);
+                }
             }
         }
         (self.pending.len() - before) as u32
@@ -192,6 +223,15 @@ impl Var {
     /// Whether a fact arrived before round `step` (stable or recent then).
     pub fn known_before(&self, t: &Tuple, step: u32) -> bool {
         self.facts.get(&Key(*t)).is_some_and(|o| o.step < step)
+    }
+
+    /// Whether a tuple is known before round `step`: a fact, or with
+    /// `projection`, a tuple of that projection (see [`Var::add_projection`]).
+    pub fn known_before_in(&self, projection: Option<usize>, t: &Tuple, step: u32) -> bool {
+        match projection.and_then(|p| self.projections.get(p)) {
+            Some(p) => p.first_step.get(&Key(*t)).is_some_and(|&s| s < step),
+            None => self.known_before(t, step),
+        }
     }
 
     /// Where a fact came from, if it is known.

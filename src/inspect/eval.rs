@@ -160,7 +160,9 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                         _ => {}
                     }
                 }
-                Literal::Neg(a) if Self::atom_ready(a, &st.values) => {
+                // A guard is checked against the same facts as a negation:
+                // those known before the step that derived the head.
+                Literal::Neg(a) | Literal::Guard(a) if Self::atom_ready(a, &st.values) => {
                     if self.exists(a, &st.values) {
                         return true;
                     }

@@ -333,6 +333,9 @@ pub enum Literal {
     Atom(Atom),
     /// `!atom`.
     Neg(Atom, Span),
+    /// `unless atom`: a guard on the solving state, checked when the rule
+    /// fires (the rule derives nothing while the atom is known).
+    Guard(Atom, Span),
     /// `a op b`.
     Cmp(Expr, CmpOp, Expr, Span),
     /// `count : { body } op bound` (normalised so the aggregate is on the left).
@@ -355,7 +358,7 @@ impl Literal {
     pub fn span(&self) -> Span {
         match self {
             Literal::Atom(a) => a.span,
-            Literal::Neg(_, s) | Literal::Cmp(_, _, _, s) => *s,
+            Literal::Neg(_, s) | Literal::Guard(_, s) | Literal::Cmp(_, _, _, s) => *s,
             Literal::Aggregate { span, .. } => *span,
         }
     }

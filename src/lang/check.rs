@@ -527,6 +527,19 @@ impl Checker<'_> {
                 ast::Literal::Neg(a, _) => self
                     .body_atom(a, scope, &mut extra, false)
                     .map(Literal::Neg),
+                ast::Literal::Guard(a, span) => {
+                    if depth > 0 {
+                        self.error(
+                            Diagnostic::new(*span, "a guard inside a count is not supported")
+                                .label("guard in a count")
+                                .help("put the guard after the count, in the rule's own body: it then filters what the rule derives"),
+                        );
+                        None
+                    } else {
+                        self.body_atom(a, scope, &mut extra, false)
+                            .map(Literal::Guard)
+                    }
+                }
                 ast::Literal::Cmp(a, op, b, span) => {
                     scope.comparisons.push((a.clone(), *op, b.clone(), *span));
                     let a = self.expr(a, scope, "a comparison");
@@ -818,15 +831,20 @@ impl Checker<'_> {
         for lit in body.iter_mut() {
             match lit {
                 Literal::Atom(_) => {}
-                Literal::Neg(a) => {
+                Literal::Neg(_) | Literal::Guard(_) => {
+                    let (a, what, label) = match &*lit {
+                        Literal::Neg(a) => (a, "a negation", "unbound in `!`"),
+                        Literal::Guard(a) => (a, "a guard", "unbound in `unless`"),
+                        _ => continue,
+                    };
                     for arg in &a.args {
                         if let Arg::Var(v) = arg
                             && !bound[*v]
                         {
                             let name = scope.names[*v].clone();
                             self.error(
-                                    Diagnostic::new(a.span, format!("variable `{name}` in a negation is not bound"))
-                                        .label("unbound in `!`")
+                                    Diagnostic::new(a.span, format!("variable `{name}` in {what} is not bound"))
+                                        .label(label)
                                         .help(format!("bind `{name}` with a positive atom first, or write `_` if any value will do")),
                                 );
                         }
@@ -952,7 +970,15 @@ impl Checker<'_> {
                     self.error(
                         Diagnostic::new(a.span, format!("negation of `{name}` is not monotone"))
                             .label("can become false later")
-                            .help(format!("{why}, so `!{name}(...)` could stop holding after the rule fired. State what must have happened instead, with `eliminated`/`placed` and a threshold count, e.g. \"every other digit is eliminated\": `count : {{ eliminated(C, E), E != D }} >= N - 1`")),
+                            .help(format!("{why}, so `!{name}(...)` could stop holding after the rule fired. State what must have happened instead, with `eliminated`/`placed` and a threshold count, e.g. \"every other digit is eliminated\": `count : {{ eliminated(C, E), E != D }} >= N - 1`; or, if the rule is true without it and you only mean to skip what is already decided, write the guard `unless {name}(...)`")),
+                    );
+                }
+                Literal::Guard(a) if !self.relations[a.rel].dynamic => {
+                    let name = self.relations[a.rel].name.clone();
+                    self.error(
+                        Diagnostic::new(a.span, format!("`unless` guards the solving state, and `{name}` does not change during a solve"))
+                            .label("not part of the solving state")
+                            .help(format!("negate it instead: `!{name}(...)`")),
                     );
                 }
                 Literal::Count(agg) => {
@@ -1140,7 +1166,7 @@ fn count_is_value(agg: &Aggregate, bound: &[bool]) -> bool {
 fn mark_vars(lit: &Literal, seen: &mut [bool], inner: bool) {
     let mut vs = Vec::new();
     match lit {
-        Literal::Atom(a) | Literal::Neg(a) => {
+        Literal::Atom(a) | Literal::Neg(a) | Literal::Guard(a) => {
             for arg in &a.args {
                 if let Arg::Var(v) = arg {
                     vs.push(*v);
@@ -1172,6 +1198,9 @@ pub fn body_relations(body: &[Literal], out: &mut Vec<(RelId, bool)>) {
         match lit {
             Literal::Atom(a) => out.push((a.rel, false)),
             Literal::Neg(a) => out.push((a.rel, true)),
+            // A guard reads the state as it grows: monotone by construction
+            // (it can only make a rule fire less), so no stratum waits on it.
+            Literal::Guard(a) => out.push((a.rel, false)),
             Literal::Cmp(..) => {}
             Literal::Count(agg) => {
                 let strict = !matches!(agg.op, CmpOp::Ge | CmpOp::Gt);

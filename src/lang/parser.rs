@@ -35,7 +35,8 @@ const QUALIFIERS: &[&str] = &[
 ];
 
 const LITERAL_HELP: &str = "a body literal is an atom `rel(...)`, a negated atom `!rel(...)`, \
-     a comparison such as `A != B`, or an aggregate such as `count : { ... } >= 2`";
+     a guard `unless placed(C, _)`, a comparison such as `A != B`, or an aggregate such as \
+     `count : { ... } >= 2`";
 const TERM_HELP: &str = "a term is a variable, `_`, a number, a string, a cell such as `r3c5`, \
      or a sum or difference of terms";
 const TYPES_HELP: &str = "the types are `cell`, `digit`, `unit`, `number` and `symbol`";
@@ -682,6 +683,7 @@ impl<'a> Parser<'a> {
         match self.kind() {
             TokenKind::Bang => self.negation(),
             TokenKind::Ident(_) if self.at_count() => self.aggregate(),
+            TokenKind::Ident(_) if self.at_guard() => self.guard(),
             TokenKind::Ident(_) if matches!(self.kind_at(1), TokenKind::LParen) => {
                 self.atom_literal()
             }
@@ -901,6 +903,33 @@ impl<'a> Parser<'a> {
             .help("the only aggregate is `count : { ... }`, compared with a bound")
             .into()
         })
+    }
+
+    /// Whether a guard starts here: `unless` not followed by `(` or a
+    /// comparison (a relation or a variable may still be named `unless`).
+    fn at_guard(&self) -> bool {
+        self.is_ident(0, "unless")
+            && !matches!(self.kind_at(1), TokenKind::LParen)
+            && cmp_op(self.kind_at(1)).is_none()
+    }
+
+    /// `unless atom`.
+    fn guard(&mut self) -> PResult<Literal> {
+        let unless = self.bump();
+        let is_atom = matches!(self.kind(), TokenKind::Ident(_))
+            && !self.at_count()
+            && matches!(self.kind_at(1), TokenKind::LParen);
+        if !is_atom {
+            return Err(self.expected(
+                "an atom after `unless`",
+                "a guard names one atom of the solving state, e.g. `unless placed(C, _)`: the rule \
+                 does not fire while that fact is known",
+            ));
+        }
+        let atom = self.atom()?;
+        self.not_compared(&atom)?;
+        let span = unless.to(atom.span);
+        Ok(Literal::Guard(atom, span))
     }
 
     /// `count : { body }`; returns the body and the span of the whole.

@@ -265,6 +265,11 @@ pub enum Literal {
     Atom(Atom),
     /// A negated atom (the relation is static).
     Neg(Atom),
+    /// A guard, `unless atom` (the relation is part of the solving state):
+    /// the rule fires only if the atom is not known yet when it does. It
+    /// filters derivations and never adds one, so a rule that is true
+    /// without its guards stays true with them.
+    Guard(Atom),
     /// A comparison. With `=` and an unbound variable on one side it binds it.
     Cmp(Expr, CmpOp, Expr, Span),
     /// `count : { body } op bound`.
