@@ -14,9 +14,14 @@ use rustc_hash::FxHashMap;
 
 use super::tuple::{Key, Tuple};
 
-/// Past this many stored outputs of either kind (32 MiB of tuples, or
-/// 4 MiB of rows) the memo starts over, bounding memory per thread.
-const MAX_OUTPUTS: usize = 1 << 20;
+/// Past this many stored output tuples (16 MiB) the memo starts over,
+/// bounding memory per thread.
+const MAX_OUTPUTS: usize = 1 << 19;
+/// Past this many stored counter rows (16 MiB) the memo starts over. The
+/// whole library on 9x9 needs about 1.5 million (every digit set's groups
+/// that an elimination or a subset's helper fact bumps); with the old bound
+/// of a million the memo started over every few puzzles and recomputed.
+const MAX_ROWS: usize = 1 << 22;
 
 /// Where an input's outputs lie in an arena.
 type Span = (u32, u32);
@@ -95,15 +100,17 @@ struct Memo {
 }
 
 impl Memo {
-    /// Makes the memo serve `scope`, starting over for another scope or
-    /// when an arena is past its bound.
+    /// Makes the memo serve `scope`, starting over for another scope, and
+    /// each kind on its own when its arena is past its bound.
     fn enter(&mut self, scope: u64) {
-        let full = self.tuples.arena.len() > MAX_OUTPUTS || self.rows.arena.len() > MAX_OUTPUTS;
-        if self.scope != scope || full {
+        let other = self.scope != scope;
+        if other || self.tuples.arena.len() > MAX_OUTPUTS {
             self.tuples.clear();
-            self.rows.clear();
-            self.scope = scope;
         }
+        if other || self.rows.arena.len() > MAX_ROWS {
+            self.rows.clear();
+        }
+        self.scope = scope;
     }
 }
 

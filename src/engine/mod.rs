@@ -21,7 +21,7 @@ use crate::lang::diag::{Diagnostic, Diagnostics};
 use crate::lang::graph::sccs;
 use crate::lang::program::{Builtin, Program, RelId, Value, cell_coords, cell_value};
 use ir::Lowered;
-use plan::{Indexes, Plan, PlanError};
+use plan::{IndexSpec, Indexes, Plan, PlanError};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 pub use store::{FactOrigin, RunEnd, Statics, Store};
@@ -240,18 +240,28 @@ impl Engine {
                 continue;
             }
             if let Some(Some(rel)) = st.rels.get(spec.rel) {
-                let v: Vec<Tuple> = rel
-                    .iter()
-                    .filter(|t| spec.accepts(t))
-                    .map(|t| spec.layout(t))
-                    .collect();
+                // A flat index is the relation itself (sorted the same
+                // way): share it rather than copy it (the counts' groups
+                // are most of the statics).
+                let flat = *spec == IndexSpec::flat(spec.rel, self.lowered.rels[spec.rel].arity);
+                let index: Arc<datafrog::Relation<Tuple>> = if flat {
+                    rel.clone()
+                } else {
+                    let v: Vec<Tuple> = rel
+                        .iter()
+                        .filter(|t| spec.accepts(t))
+                        .map(|t| spec.layout(t))
+                        .collect();
+                    Arc::new(v.into())
+                };
                 if self.indexes.probed.contains(&id) {
                     if st.probe_sets.len() <= id {
                         st.probe_sets.resize(id + 1, None);
                     }
-                    st.probe_sets[id] = Some(Arc::new(v.iter().map(|t| tuple::Key(*t)).collect()));
+                    st.probe_sets[id] =
+                        Some(Arc::new(index.iter().map(|t| tuple::Key(*t)).collect()));
                 }
-                st.indexes[id] = Some(Arc::new(v.into()));
+                st.indexes[id] = Some(index);
             }
         }
     }

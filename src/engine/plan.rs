@@ -374,6 +374,12 @@ pub struct Plan {
     pub copies: Vec<TierCopy>,
     /// The tier of each program rule compiled here.
     pub rule_tiers: FxHashMap<usize, u32>,
+    /// The program rules of gated tiers whose new facts switch the gated
+    /// tiers off again: those deriving what a rule of an easier tier reads
+    /// (new placements and eliminations, above all). A helper that only
+    /// its own tier or harder ones read (`fits`, `link`) does not: easier
+    /// techniques could do nothing new with it.
+    pub resets_tiers: FxHashSet<usize>,
     /// The highest tier of any rule here.
     pub max_tier: u32,
     /// Per variable: whether it is a *pipe*, an intermediate result that one
@@ -597,8 +603,41 @@ pub fn compile(
             b.compile_rule(rule, out, rule.source_rule)?;
         }
     }
+    b.plan.resets_tiers = tier_resetting_rules(lowered, &b.plan.rule_tiers);
     b.plan.pipes = pipes(&b.plan);
     Ok(b.plan)
+}
+
+/// The rules of gated tiers among `rule_tiers` whose head relation a rule
+/// (or a count's body) of an easier tier reads (see
+/// [`Plan::resets_tiers`]).
+fn tier_resetting_rules(lowered: &Lowered, rule_tiers: &FxHashMap<usize, u32>) -> FxHashSet<usize> {
+    let mut easiest_reader: FxHashMap<RelId, u32> = FxHashMap::default();
+    let mut read = |atoms: &[Atom], tier: u32| {
+        for a in atoms {
+            let t = easiest_reader.entry(a.rel).or_insert(tier);
+            *t = (*t).min(tier);
+        }
+    };
+    for r in &lowered.rules {
+        read(&r.atoms, r.tier);
+        read(&r.negs, r.tier);
+        read(&r.guards, r.tier);
+    }
+    for a in &lowered.aggs {
+        read(&a.body.atoms, a.body.tier);
+        read(&a.body.negs, a.body.tier);
+    }
+    lowered
+        .rules
+        .iter()
+        .filter_map(|r| {
+            let id = r.source_rule?;
+            let tier = *rule_tiers.get(&id)?;
+            let easier_reads = easiest_reader.get(&r.head).is_some_and(|&t| t < tier);
+            (tier >= FIRST_GATED_TIER && easier_reads).then_some(id)
+        })
+        .collect()
 }
 
 /// Finds the pipes of a plan (see [`Plan::pipes`]): variables written by

@@ -136,7 +136,8 @@ pub struct Store {
     pub derived: u64,
     /// The hardest tier switched on (tiers below [`FIRST_GATED_TIER`] always run).
     pub active_tier: u32,
-    /// Set when a rule of a gated tier derived a new fact this round.
+    /// Set when a rule of a gated tier derived a new fact this round that
+    /// an easier tier reads (see [`Plan::resets_tiers`]).
     gated_fired: bool,
     /// Per tier copy (index in [`Plan::copies`]): the tuples its source
     /// gained while its tier was off, fed to it when the tier is switched
@@ -515,11 +516,7 @@ impl Store {
             && new > 0
         {
             *self.firings.entry(rule as u32).or_default() += new;
-            if plan
-                .rule_tiers
-                .get(&rule)
-                .is_some_and(|&t| t >= FIRST_GATED_TIER)
-            {
+            if plan.resets_tiers.contains(&rule) {
                 self.gated_fired = true;
             }
         }
