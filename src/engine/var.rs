@@ -129,7 +129,8 @@ impl Var {
     }
 
     /// Starts keeping the projection of the facts on `cols` (before any
-    /// fact arrives); it is number `n` of this variable, in the order added.
+    /// fact arrives). Projections are numbered in the order they are added,
+    /// from 0, as [`Var::known_before_in`] names them.
     pub fn add_projection(&mut self, cols: &[usize]) {
         self.projections.push(Projection {
             cols: cols.to_vec(),
@@ -278,6 +279,26 @@ mod tests {
         assert!(v.stable_batches().is_empty());
         assert_eq!(v.origin(&flat(&[4])), Some(O));
         assert_eq!(v.len(), 2);
+    }
+
+    #[test]
+    fn a_projection_knows_a_tuple_from_the_step_of_its_first_fact() {
+        // `unless placed(C, _)`: the cell column alone, known from the
+        // first fact with that cell.
+        let mut v = Var::new(Keep::Facts);
+        v.add_projection(&[0]);
+        let at = |step| FactOrigin { rule: 0, step };
+        v.insert(&[flat(&[7, 3])], at(4));
+        v.insert(&[flat(&[7, 5]), flat(&[8, 1])], at(6));
+        let cell = |c| flat(&[c]);
+        assert!(!v.known_before_in(Some(0), &cell(7), 4));
+        assert!(v.known_before_in(Some(0), &cell(7), 5));
+        assert!(!v.known_before_in(Some(0), &cell(8), 6));
+        assert!(v.known_before_in(Some(0), &cell(8), 7));
+        assert!(!v.known_before_in(Some(0), &cell(9), 100));
+        // Without a projection the whole tuple is looked up.
+        assert!(v.known_before_in(None, &flat(&[7, 5]), 7));
+        assert!(!v.known_before_in(None, &flat(&[7, 5]), 6));
     }
 
     #[test]
