@@ -35,6 +35,25 @@ fn a_static_runaway_is_stopped_by_the_fact_limit_naming_its_relation() {
 }
 
 #[test]
+fn one_step_that_would_exceed_the_fact_limit_is_cut_within_the_step() {
+    // 81^5 facts in one join: stopped at the limit, with memory to spare.
+    sudolog()
+        .args([
+            "solve",
+            "--format",
+            "line",
+            "--max-facts",
+            "100000",
+            "--rules-add",
+        ])
+        .arg(runaway("runaway_one_step.dl"))
+        .arg(repo_path("tests/data/essay.txt"))
+        .assert()
+        .code(1)
+        .stdout(contains("relation `five` grew past the fact limit"));
+}
+
+#[test]
 fn a_runaway_over_the_state_is_stopped_by_the_fact_limit_naming_its_relation() {
     sudolog()
         .args([

@@ -151,6 +151,13 @@ pub struct Store {
     out_buf: Vec<Tuple>,
     /// Scratch for the groups a count reaches in one round.
     reached_buf: Vec<Tuple>,
+    /// How many tuples one operator may produce in a round (the fact
+    /// limit): a rule whose one step would make more (a runaway, or every
+    /// digit set of a 25x25 grid) is cut there rather than allowed to take
+    /// the machine's memory before the round ends.
+    op_room: usize,
+    /// Set when an operator was cut at `op_room`.
+    overflowed: bool,
 }
 
 impl Store {
@@ -197,6 +204,8 @@ impl Store {
             pipe_buf: vec![Vec::new(); plan.vars.len()],
             out_buf: Vec::new(),
             reached_buf: Vec::new(),
+            op_room: usize::MAX,
+            overflowed: false,
         };
         // Groups of static seeds already satisfied with a count of zero.
         for (i, agg) in plan.aggs.iter().enumerate() {
@@ -248,6 +257,8 @@ impl Store {
             pipe_buf: vec![Vec::new(); plan.vars.len()],
             out_buf: Vec::new(),
             reached_buf: Vec::new(),
+            op_room: self.op_room,
+            overflowed: false,
         }
     }
 
@@ -350,6 +361,7 @@ impl Store {
         limits: RunLimits,
         complete: Option<(usize, usize)>,
     ) -> RunEnd {
+        self.op_room = usize::try_from(limits.facts).unwrap_or(usize::MAX);
         loop {
             if limits
                 .deadline
@@ -397,7 +409,7 @@ impl Store {
             if std::mem::take(&mut self.gated_fired) {
                 self.reset_tiers();
             }
-            if self.derived > limits.facts {
+            if self.derived > limits.facts || self.overflowed {
                 return RunEnd::FactLimit;
             }
         }
@@ -603,8 +615,13 @@ impl Store {
                         ..
                     } = &plan.ops[at]
                     {
-                        let index = statics.index_tuples(*index);
-                        extend_into(&tuples, index, key, checks, emit, &absent, &mut next);
+                        let ext = Extension {
+                            index: statics.index_tuples(*index),
+                            key,
+                            checks,
+                            emit,
+                        };
+                        extend_into(&tuples, &ext, &absent, usize::MAX, &mut next);
                         std::mem::swap(&mut tuples, &mut next);
                         next.clear();
                     }
@@ -722,9 +739,15 @@ impl Store {
                     let absent = |l: Lookup, t: &Tuple| lookups.absent(l, t);
                     let recent = self.vars[*source].recent();
                     let input = piped.as_deref().unwrap_or(&recent.elements);
-                    let index = statics.index_tuples(*index);
+                    let ext = Extension {
+                        index: statics.index_tuples(*index),
+                        key,
+                        checks,
+                        emit,
+                    };
+                    let room = self.op_room;
                     let compute = |input: &[Tuple], out: &mut Vec<Tuple>| {
-                        extend_into(input, index, key, checks, emit, &absent, out)
+                        extend_into(input, &ext, &absent, room, out)
                     };
                     if memoised {
                         memo::extend_memoised(
@@ -732,11 +755,17 @@ impl Store {
                             at as u32,
                             input,
                             |t, out| compute(std::slice::from_ref(t), out),
-                            |outputs| out.extend_from_slice(outputs),
+                            |outputs| {
+                                let fits = room.saturating_sub(out.len()).min(outputs.len());
+                                out.extend_from_slice(&outputs[..fits]);
+                            },
                         );
                     } else {
                         compute(input, &mut out);
                     }
+                }
+                if out.len() >= self.op_room {
+                    self.overflowed = true;
                 }
                 self.return_pipe(*source, piped);
                 self.output(to, out, plan);
@@ -887,20 +916,35 @@ fn probe_join(
     new_left.chain(new_right).filter_map(logic).collect()
 }
 
+/// What one `Extend` operator does: propose values from a static index by
+/// a key over the input, keep those passing the checks, lay them out.
+#[derive(Clone, Copy)]
+struct Extension<'a> {
+    index: &'a Relation<Tuple>,
+    key: &'a [plan::CExpr],
+    checks: &'a [Check],
+    emit: &'a plan::Emit,
+}
+
 /// Leapjoin of new tuples with a static index: datafrog's `ExtendWith`
 /// proposes the index's values for each tuple's key and a `ValueFilter`
 /// applies the rule's conditions. This is datafrog's leapjoin loop, except
 /// that results are appended unsorted: count bodies never need sorting, and
-/// other outputs are sorted once, unstably, by [`Store::output`].
+/// other outputs are sorted once, unstably, by [`Store::output`]. It stops
+/// once `out` holds `room` tuples.
 fn extend_into(
     source: &[Tuple],
-    index: &Relation<Tuple>,
-    key: &[plan::CExpr],
-    checks: &[Check],
-    emit: &plan::Emit,
+    ext: &Extension,
     absent: &dyn Fn(Lookup, &Tuple) -> bool,
+    room: usize,
     out: &mut Vec<Tuple>,
 ) {
+    let Extension {
+        index,
+        key,
+        checks,
+        emit,
+    } = *ext;
     let zero: Half = [0; HALF];
     let key_of = |t: &Tuple| -> Half {
         let f = Frame::new(t, &zero);
@@ -936,6 +980,10 @@ fn extend_into(
             if let Some(o) = plan::emit(emit, &f) {
                 out.push(o);
             }
+        }
+        if out.len() >= room {
+            // The caller sees the operator was cut: a fact limit.
+            return;
         }
     }
 }
