@@ -151,13 +151,15 @@ impl Var {
             if let std::collections::hash_map::Entry::Vacant(e) = self.facts.entry(Key(t)) {
                 e.insert(origin);
                 self.pending.push(t);
-                for p in &mut self.projections {
-                    let mut key = super::tuple::EMPTY;
-                    for (i, &c) in p.cols.iter().enumerate() {
-                        super::tuple::set_slot(&mut key, i, super::tuple::slot(&t, c));
-                    }
-                    p.first_step.entry(Key(key)).or_insert(origin.step);
+            }
+        }
+        for p in &mut self.projections {
+            for t in &self.pending[before..] {
+                let mut key = super::tuple::EMPTY;
+                for (i, &c) in p.cols.iter().enumerate() {
+                    super::tuple::set_slot(&mut key, i, super::tuple::slot(t, c));
                 }
+                p.first_step.entry(Key(key)).or_insert(origin.step);
             }
         }
         (self.pending.len() - before) as u32
