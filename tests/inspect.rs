@@ -136,6 +136,34 @@ fn a_query_answers_like_an_independent_computation() {
 }
 
 #[test]
+fn a_query_with_a_guard_sees_the_state_at_its_step() {
+    // `unless placed(C, _)` at the step before any technique: the open
+    // cells are exactly the puzzle's empty ones (the givens are placed).
+    let at = step_before_first_technique().to_string();
+    let (code, out, _) = sudolog(
+        &[
+            "query",
+            "-",
+            "cell(C), unless placed(C, _)",
+            "--at",
+            &at,
+            "--format",
+            "tsv",
+        ],
+        ESSAY_1,
+    );
+    assert_eq!(code, 0);
+    let got: BTreeSet<String> = out.lines().map(String::from).collect();
+    let want: BTreeSet<String> = ESSAY_1
+        .chars()
+        .enumerate()
+        .filter(|(_, ch)| *ch == '.')
+        .map(|(i, _)| cell_name(i))
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
 fn a_bad_query_is_reported_with_its_location() {
     let (code, _, err) = sudolog(&["query", "-", "candidat(C, 5)"], ESSAY_1);
     assert_eq!(code, 2);
