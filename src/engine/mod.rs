@@ -137,6 +137,13 @@ impl Engine {
         let mut dynamic =
             plan::compile(&lowered, &dynamic_members, &mut indexes, &|_| false).map_err(to_diag)?;
         let geometric = |index: plan::IndexId| !lowered.rels[indexes.specs[index].rel].per_puzzle;
+        let from_state = state_fed_vars(
+            &dynamic,
+            &[
+                program.builtin(Builtin::Placed),
+                program.builtin(Builtin::Eliminated),
+            ],
+        );
         dynamic.memo = dynamic
             .ops
             .iter()
@@ -154,6 +161,23 @@ impl Engine {
             })
             .collect();
         dynamic.find_count_chains();
+        // A count chain's memo is compact (counter rows), so it pays even
+        // for inputs that rarely repeat; a single operator's memo stores
+        // whole tuples. Above locked candidates, an operator reading the
+        // techniques' own helper facts (groups over digit sets, links) sees
+        // inputs from a large domain: its memo costs memory for no gain.
+        for (i, op) in dynamic.ops.iter().enumerate() {
+            if let plan::Op::Extend { source, .. } = op
+                && dynamic.chain_role[i] == plan::ChainRole::Alone
+                && dynamic
+                    .op_tiers
+                    .get(i)
+                    .is_some_and(|&t| t > plan::FIRST_GATED_TIER)
+                && !from_state[*source]
+            {
+                dynamic.memo[i] = false;
+            }
+        }
         let var_of = |b: Builtin| dynamic.rel_var.get(&program.builtin(b)).copied();
         let (Some(placed), Some(eliminated), Some(contradiction)) = (
             var_of(Builtin::Placed),
@@ -408,6 +432,37 @@ impl Engine {
             branch: Vec::new(),
         }
     }
+}
+
+/// The variables of a plan whose tuples come from `placed` or `eliminated`
+/// alone (the relations, their tier copies, and what operators compute from
+/// them): their tuples range over cells and digits, so an operator reading
+/// them sees the same few inputs again in every round and puzzle, which is
+/// what a memo of whole output tuples needs. An operator reading a
+/// technique's helper facts (reached groups of the counts over digit sets,
+/// say) sees inputs from a large domain: memoising its tuples took 30 MiB
+/// on 9x9 with every tier, for no gain in time.
+fn state_fed_vars(plan: &Plan, state: &[RelId]) -> Vec<bool> {
+    let mut fed = vec![false; plan.vars.len()];
+    for rel in state {
+        if let Some(&v) = plan.rel_var.get(rel) {
+            fed[v] = true;
+        }
+    }
+    for c in &plan.copies {
+        fed[c.to] = fed[c.from];
+    }
+    for op in &plan.ops {
+        let (source, to) = match op {
+            plan::Op::Extend { source, to, .. } => (*source, to),
+            plan::Op::Map { from, to, .. } => (*from, to),
+            _ => continue,
+        };
+        if to.count.is_none() && !plan.rel_var.values().any(|&v| v == to.var) {
+            fed[to.var] = fed[source];
+        }
+    }
+    fed
 }
 
 /// How a run of the rules ended for one puzzle (or one branch).

@@ -374,6 +374,8 @@ pub struct Plan {
     pub copies: Vec<TierCopy>,
     /// The tier of each program rule compiled here.
     pub rule_tiers: FxHashMap<usize, u32>,
+    /// Per operator: the tier of the rule (or count) it was compiled for.
+    pub op_tiers: Vec<u32>,
     /// The program rules of gated tiers whose new facts switch the gated
     /// tiers off again: those deriving what a rule of an easier tier reads
     /// (new placements and eliminations, above all). A helper that only
@@ -585,6 +587,7 @@ pub fn compile(
         if members.contains(&agg.reached) {
             b.tier = agg.body.tier;
             b.compile_agg(agg)?;
+            b.plan.op_tiers.resize(b.plan.ops.len(), b.tier);
         }
     }
     for rule in &lowered.rules {
@@ -601,6 +604,7 @@ pub fn compile(
                 count: None,
             };
             b.compile_rule(rule, out, rule.source_rule)?;
+            b.plan.op_tiers.resize(b.plan.ops.len(), b.tier);
         }
     }
     b.plan.resets_tiers = tier_resetting_rules(lowered, &b.plan.rule_tiers);
