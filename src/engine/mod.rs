@@ -440,8 +440,8 @@ impl Engine {
 /// them sees the same few inputs again in every round and puzzle, which is
 /// what a memo of whole output tuples needs. An operator reading a
 /// technique's helper facts (reached groups of the counts over digit sets,
-/// say) sees inputs from a large domain: memoising its tuples took 30 MiB
-/// on 9x9 with every tier, for no gain in time.
+/// say) sees inputs from a large domain: memoising its tuples took 20 to 30
+/// MiB on 9x9 with every tier, for no gain in time.
 fn state_fed_vars(plan: &Plan, state: &[RelId]) -> Vec<bool> {
     let mut fed = vec![false; plan.vars.len()];
     for rel in state {
