@@ -54,6 +54,44 @@ fn one_step_that_would_exceed_the_fact_limit_is_cut_within_the_step() {
 }
 
 #[test]
+fn one_join_that_would_exceed_the_fact_limit_is_cut_within_the_round() {
+    // 250,000 facts paired with 250,000: stopped at the limit, in pieces.
+    sudolog()
+        .args([
+            "solve",
+            "--format",
+            "line",
+            "--max-facts",
+            "1000000",
+            "--rules-add",
+        ])
+        .arg(runaway("runaway_one_join.dl"))
+        .arg(repo_path("tests/data/essay.txt"))
+        .assert()
+        .code(1)
+        .stdout(contains("relation `eight` grew past the fact limit"));
+}
+
+#[test]
+fn one_counted_fact_that_fans_out_past_the_fact_limit_is_cut() {
+    // Each elimination would bump 81^3 counters of its cell's group.
+    sudolog()
+        .args([
+            "solve",
+            "--format",
+            "line",
+            "--max-facts",
+            "100000",
+            "--rules-add",
+        ])
+        .arg(runaway("runaway_fan_out.dl"))
+        .arg(repo_path("tests/data/essay.txt"))
+        .assert()
+        .code(1)
+        .stdout(contains("grew past the fact limit"));
+}
+
+#[test]
 fn a_runaway_over_the_state_is_stopped_by_the_fact_limit_naming_its_relation() {
     sudolog()
         .args([

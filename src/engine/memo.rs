@@ -42,10 +42,14 @@ impl<T: Copy> Tables<T> {
     }
 
     /// Hands the outputs of table `id` for each input to `sink`, one
-    /// input's at a time, computing those not seen before.
+    /// input's at a time, computing those not seen before. Past `bound`
+    /// stored outputs the kind starts over, even within one call (one
+    /// round can bring many new inputs): what was found so far is handed
+    /// out first, as the order of outputs does not matter.
     fn replay(
         &mut self,
         id: usize,
+        bound: usize,
         inputs: &[Tuple],
         compute: impl Fn(&Tuple, &mut Vec<T>),
         mut sink: impl FnMut(&[T]),
@@ -53,11 +57,15 @@ impl<T: Copy> Tables<T> {
         if self.spans.len() <= id {
             self.spans.resize_with(id + 1, FxHashMap::default);
         }
-        // Find (or compute) every span first: the arena may move while it
+        // Find (or compute) spans first: the arena may move while it
         // grows, so slices of it are handed out only afterwards.
         let mut spans = std::mem::take(&mut self.found);
         spans.clear();
         for t in inputs {
+            if self.arena.len() > bound {
+                self.hand_out(&mut spans, &mut sink);
+                self.clear();
+            }
             let span = match self.spans[id].get(&Key(*t)) {
                 Some(&s) => s,
                 None => {
@@ -70,11 +78,19 @@ impl<T: Copy> Tables<T> {
             };
             spans.push(span);
         }
-        for &(start, len) in &spans {
+        self.hand_out(&mut spans, &mut sink);
+        self.found = spans;
+    }
+
+    /// Hands the outputs of `spans` to `sink` and forgets the spans.
+    // Inlined so that the sink (the counters' hot loop) is too.
+    #[inline(always)]
+    fn hand_out(&self, spans: &mut Vec<Span>, sink: &mut impl FnMut(&[T])) {
+        for &(start, len) in spans.iter() {
             let start = start as usize;
             sink(&self.arena[start..start + len as usize]);
         }
-        self.found = spans;
+        spans.clear();
     }
 }
 
@@ -100,17 +116,14 @@ struct Memo {
 }
 
 impl Memo {
-    /// Makes the memo serve `scope`, starting over for another scope, and
-    /// each kind on its own when its arena is past its bound.
+    /// Makes the memo serve `scope`, starting over for another scope (each
+    /// kind also starts over on its own past its bound: `Tables::replay`).
     fn enter(&mut self, scope: u64) {
-        let other = self.scope != scope;
-        if other || self.tuples.arena.len() > MAX_OUTPUTS {
+        if self.scope != scope {
             self.tuples.clear();
-        }
-        if other || self.rows.arena.len() > MAX_ROWS {
             self.rows.clear();
+            self.scope = scope;
         }
-        self.scope = scope;
     }
 }
 
@@ -127,6 +140,16 @@ pub fn new_scope() -> u64 {
     NEXT_SCOPE.fetch_add(1, Ordering::Relaxed)
 }
 
+/// Empties this thread's memo (after a computation was cut at the fact
+/// limit, so that its partial outputs are never replayed).
+pub fn forget() {
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        m.tuples.clear();
+        m.rows.clear();
+    });
+}
+
 /// Hands `sink` the outputs of operator `op` in `scope` for each input
 /// tuple, computing (with `compute`, for one input) those not seen before.
 pub fn extend_memoised(
@@ -136,7 +159,15 @@ pub fn extend_memoised(
     compute: impl Fn(&Tuple, &mut Vec<Tuple>),
     sink: impl FnMut(&[Tuple]),
 ) {
-    replay_in(scope, |m| &mut m.tuples, op, inputs, compute, sink);
+    replay_in(
+        scope,
+        |m| &mut m.tuples,
+        MAX_OUTPUTS,
+        op,
+        inputs,
+        compute,
+        sink,
+    );
 }
 
 /// Hands `sink` the counter rows that count chain `chain` in `scope` bumps
@@ -149,13 +180,22 @@ pub fn rows_memoised(
     compute: impl Fn(&Tuple, &mut Vec<u32>),
     sink: impl FnMut(&[u32]),
 ) {
-    replay_in(scope, |m| &mut m.rows, chain, inputs, compute, sink);
+    replay_in(
+        scope,
+        |m| &mut m.rows,
+        MAX_ROWS,
+        chain,
+        inputs,
+        compute,
+        sink,
+    );
 }
 
 /// Replays table `id` of the kind `tables` picks, in this thread's memo.
 fn replay_in<T: Copy>(
     scope: u64,
     tables: fn(&mut Memo) -> &mut Tables<T>,
+    bound: usize,
     id: u32,
     inputs: &[Tuple],
     compute: impl Fn(&Tuple, &mut Vec<T>),
@@ -164,6 +204,6 @@ fn replay_in<T: Copy>(
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
         m.enter(scope);
-        tables(&mut m).replay(id as usize, inputs, compute, sink);
+        tables(&mut m).replay(id as usize, bound, inputs, compute, sink);
     });
 }

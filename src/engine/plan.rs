@@ -1230,16 +1230,17 @@ impl Builder<'_> {
     /// The number, among `var`'s projections, of the one keeping `cols`
     /// (registered if new).
     fn projection(&mut self, var: VarIdx, cols: Vec<usize>) -> usize {
-        let mut own = self.plan.projections.iter().filter(|(v, _)| *v == var);
-        if let Some(n) = own.position(|(_, c)| *c == cols) {
-            return n;
-        }
-        let n = self
+        let own: Vec<&Vec<usize>> = self
             .plan
             .projections
             .iter()
             .filter(|(v, _)| *v == var)
-            .count();
+            .map(|(_, c)| c)
+            .collect();
+        if let Some(n) = own.iter().position(|c| **c == cols) {
+            return n;
+        }
+        let n = own.len();
         self.plan.projections.push((var, cols));
         n
     }

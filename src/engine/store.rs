@@ -74,7 +74,17 @@ struct Lookups<'a> {
     step: u32,
 }
 
-impl Lookups<'_> {
+impl<'a> Lookups<'a> {
+    /// The lookups of round `step` of a store with `vars`.
+    fn new(statics: &'a Statics, vars: &'a [Var], plan: &'a Plan, step: u32) -> Lookups<'a> {
+        Lookups {
+            statics,
+            vars,
+            plan,
+            step,
+        }
+    }
+
     /// Whether a tuple is missing from what a check looks in.
     fn absent(&self, lookup: Lookup, t: &Tuple) -> bool {
         match lookup {
@@ -597,13 +607,11 @@ impl Store {
         {
             let recent = self.vars[*source].recent();
             let input = piped.as_deref().unwrap_or(&recent.elements);
-            let lookups = Lookups {
-                statics,
-                vars: &self.vars,
-                plan,
-                step: self.step,
-            };
+            let lookups = Lookups::new(statics, &self.vars, plan, self.step);
             let absent = |l: Lookup, t: &Tuple| lookups.absent(l, t);
+            // One input's fan-out is bounded like an operator's output.
+            let room = self.op_room;
+            let cut = std::cell::Cell::new(false);
             let compute = |t: &Tuple, rows: &mut Vec<u32>| {
                 let (mut tuples, mut next) = (vec![*t], Vec::new());
                 for &at in &chain.ops {
@@ -621,7 +629,10 @@ impl Store {
                             checks,
                             emit,
                         };
-                        extend_into(&tuples, &ext, &absent, usize::MAX, &mut next);
+                        extend_into(&tuples, &ext, &absent, room, &mut next);
+                        if next.len() >= room {
+                            cut.set(true);
+                        }
                         std::mem::swap(&mut tuples, &mut next);
                         next.clear();
                     }
@@ -641,22 +652,18 @@ impl Store {
                 }
             };
             memo::rows_memoised(statics.memo_scope, c as u32, input, compute, bump);
+            if cut.get() {
+                // The memo now holds a cut input's rows: a later run must
+                // not replay them as if they were whole.
+                memo::forget();
+                self.overflowed = true;
+            }
         }
         self.return_pipe(*source, piped);
         if !reached.is_empty() {
             self.vars[agg.reached].insert(&reached, FactOrigin::unruled(self.step));
         }
         self.reached_buf = reached;
-    }
-
-    /// What this round's checks look up.
-    fn lookups<'a>(&'a self, statics: &'a Statics, plan: &'a Plan) -> Lookups<'a> {
-        Lookups {
-            statics,
-            vars: &self.vars,
-            plan,
-            step: self.step,
-        }
     }
 
     /// The tuples waiting in a pipe (see [`Plan::pipes`]), or `None` if the
@@ -685,7 +692,7 @@ impl Store {
                 let piped = self.take_pipe(*from, plan);
                 let mut out = self.take_out();
                 {
-                    let lookups = self.lookups(statics, plan);
+                    let lookups = Lookups::new(statics, &self.vars, plan, self.step);
                     let absent = |l: Lookup, t: &Tuple| lookups.absent(l, t);
                     let recent = self.vars[*from].recent();
                     let input = piped.as_deref().unwrap_or(&recent.elements);
@@ -711,16 +718,19 @@ impl Store {
                 to,
             } => {
                 let out = {
-                    let lookups = self.lookups(statics, plan);
+                    let lookups = Lookups::new(statics, &self.vars, plan, self.step);
                     let absent = |l: Lookup, t: &Tuple| lookups.absent(l, t);
                     let l = &self.vars[*left];
                     let r = &self.vars[*right];
                     if *probe {
                         probe_join(l, r, self.step, checks, emit, &absent)
                     } else {
-                        join(l, r, checks, emit, &absent)
+                        join(l, r, checks, emit, &absent, self.op_room)
                     }
                 };
+                if out.len() >= self.op_room {
+                    self.overflowed = true;
+                }
                 self.output(to, out, plan);
             }
             Op::Extend {
@@ -735,7 +745,7 @@ impl Store {
                 let memoised = statics.memo_scope != 0 && plan.memo.get(at) == Some(&true);
                 let mut out = self.take_out();
                 {
-                    let lookups = self.lookups(statics, plan);
+                    let lookups = Lookups::new(statics, &self.vars, plan, self.step);
                     let absent = |l: Lookup, t: &Tuple| lookups.absent(l, t);
                     let recent = self.vars[*source].recent();
                     let input = piped.as_deref().unwrap_or(&recent.elements);
@@ -855,6 +865,7 @@ fn join(
     checks: &[Check],
     emit: &plan::Emit,
     absent: &dyn Fn(Lookup, &Tuple) -> bool,
+    room: usize,
 ) -> Vec<Tuple> {
     let l_recent = left.recent();
     let r_recent = right.recent();
@@ -868,21 +879,51 @@ fn join(
             None
         }
     };
-    let mut collect = |r: Relation<Option<Tuple>>| out.extend(r.elements.into_iter().flatten());
     if !l_recent.is_empty() {
         for batch in right.stable_batches() {
-            collect(Relation::from_join(l_recent, batch, &mut logic));
+            join_in_pieces(l_recent, batch, &mut logic, room, &mut out);
         }
     }
     if !r_recent.is_empty() {
         for batch in left.stable_batches() {
-            collect(Relation::from_join(batch, r_recent, &mut logic));
+            join_in_pieces(batch, r_recent, &mut logic, room, &mut out);
         }
     }
     if !l_recent.is_empty() && !r_recent.is_empty() {
-        collect(Relation::from_join(l_recent, r_recent, &mut logic));
+        join_in_pieces(l_recent, r_recent, &mut logic, room, &mut out);
     }
     out
+}
+
+/// datafrog's merge join of `a` and `b` into `out`, stopping once `out`
+/// holds `room` tuples. `from_join` keeps one result per matching pair, so
+/// `a` is joined in pieces small enough that a piece's pairs fit in `room`
+/// (each tuple of `a` meets at most all of `b`); only a join that could
+/// outgrow the limit is split, and only it pays for copying its pieces.
+fn join_in_pieces(
+    a: &Relation<Tuple>,
+    b: &Relation<Tuple>,
+    logic: &mut impl FnMut(&Half, &Half, &Half) -> Option<Tuple>,
+    room: usize,
+    out: &mut Vec<Tuple>,
+) {
+    let collect = |r: Relation<Option<Tuple>>, out: &mut Vec<Tuple>| {
+        out.extend(r.elements.into_iter().flatten())
+    };
+    let piece = (room / b.len().max(1)).max(1);
+    if a.len() <= piece {
+        collect(Relation::from_join(a, b, &mut *logic), out);
+        return;
+    }
+    for chunk in a.elements.chunks(piece) {
+        if out.len() >= room {
+            return;
+        }
+        let part = Relation {
+            elements: chunk.to_vec(),
+        };
+        collect(Relation::from_join(&part, b, &mut *logic), out);
+    }
 }
 
 /// A join of two variables without values beside the key (see
