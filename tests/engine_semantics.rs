@@ -1225,6 +1225,44 @@ narrow_all(C) :- cell(C), size(N), count : { eliminated(C, _) } >= N - 2.
 }
 
 #[test]
+fn a_count_stops_counting_a_group_its_guard_rules_out() {
+    // A guard that reads only a count's group lets the engine stop
+    // counting that group (it can never derive again): here the guard's
+    // variables are bound midway through the counted body, as in the hidden
+    // subsets. The result must still be the unguarded relation minus the
+    // groups whose guard was known before the step that derived them.
+    let text = r#"
+.decl done_in(u: unit, d: digit)
+done_in(U, D) :- placed(C, D), in_unit(C, U).
+.decl few(u: unit, d: digit)
+few(U, D) :- unit(U), digit(D), size(N),
+    count : { in_unit(Y, U), eliminated(Y, D) } >= N - 2, unless done_in(U, D).
+.decl few_all(u: unit, d: digit)
+few_all(U, D) :- unit(U), digit(D), size(N),
+    count : { in_unit(Y, U), eliminated(Y, D) } >= N - 2.
+"#;
+    let engine = standard_engine(Some(text));
+    for line in [ESSAY, STALL_1, STALL_2] {
+        let givens = cells(line);
+        let mut solve = engine.start(geometry_for(&givens), &givens);
+        solve.run();
+        let guarded = facts_with_steps(&solve, "few");
+        let all = facts_with_steps(&solve, "few_all");
+        let done = facts_with_steps(&solve, "done_in");
+        let expected: BTreeMap<Vec<i64>, u32> = all
+            .iter()
+            .filter(|(ud, step)| done.get(*ud).is_none_or(|p| p >= *step))
+            .map(|(ud, s)| (ud.clone(), *s))
+            .collect();
+        assert_eq!(guarded, expected, "{line}");
+        assert!(
+            guarded.len() < all.len(),
+            "{line}: the guard rules nothing out"
+        );
+    }
+}
+
+#[test]
 fn a_guard_on_a_whole_tuple_after_several_joins() {
     // `q(C, D)`: C was just placed (with E), D is another digit, and D was
     // not eliminated from C before that round. The grid rules eliminate

@@ -58,6 +58,12 @@ pub struct ERule {
     /// Guards (`unless atom`): atoms of the state that must not be known
     /// when the rule's last operator derives the head.
     pub guards: Vec<Atom>,
+    /// Guards that only prune: checked where their variables are first
+    /// bound and nowhere else. A count's body takes those of its rule's
+    /// guards that read only the group's variables: a group whose guard is
+    /// known can never derive anything (the state only grows), so its
+    /// counting may stop, and the rule still checks its guards itself.
+    pub prunes: Vec<Atom>,
     /// Comparisons and assignments.
     pub cmps: Vec<(Expr, CmpOp, Expr)>,
     /// Number of variables (ids are the program rule's).
@@ -219,6 +225,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             } else {
                 Vec::new()
             },
+            prunes: Vec::new(),
             cmps: decidable(&atoms, &cmps),
             nvars,
             tier: rule.tier,
@@ -241,6 +248,15 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             }],
             negs: Vec::new(),
             guards: Vec::new(),
+            prunes: guards
+                .iter()
+                .filter(|g| {
+                    let mut vs = Vec::new();
+                    atom_vars(g, &mut vs);
+                    vs.iter().all(|v| key.contains(v))
+                })
+                .cloned()
+                .collect(),
             cmps: Vec::new(),
             nvars: nvars + 1,
             tier: rule.tier,
@@ -304,6 +320,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
         atoms: main_atoms,
         negs,
         guards,
+        prunes: Vec::new(),
         cmps,
         nvars,
         tier: rule.tier,

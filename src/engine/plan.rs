@@ -830,7 +830,7 @@ impl Builder<'_> {
         // variables checks it too, to prune early: the state only grows,
         // so a guard that fails then would fail at the last operator too.
         let guards: Vec<&Atom> = rule.guards.iter().collect();
-        let mut early_guards: Vec<&Atom> = guards.clone();
+        let mut early_guards: Vec<&Atom> = guards.iter().copied().chain(&rule.prunes).collect();
 
         // The driver: a changing relation if there is one. `dirty` marks
         // slots of a stored relation that hold values the rule ignores (a
@@ -869,6 +869,25 @@ impl Builder<'_> {
                 }
             };
         let mut bound: Vec<VarId> = layout.iter().flatten().copied().collect();
+        // Pruning guards that the driver binds filter it before anything
+        // fans out (a digit set's groups: hundreds per tuple).
+        let (ready, later): (Vec<&Atom>, Vec<&Atom>) = early_guards
+            .iter()
+            .partition(|a| rule.prunes.contains(a) && binds_all(&bound, a));
+        early_guards = later;
+        if !ready.is_empty() && !remaining.is_empty() {
+            let env = layout_env(&layout, 0);
+            let mut checks = std::mem::take(&mut driver_checks);
+            checks.extend(self.guard_checks(&ready, &env).unwrap_or_default());
+            let v = self.new_var("pruned");
+            self.plan.ops.push(Op::Map {
+                from: current,
+                checks,
+                emit: emit_layout(&layout, &env),
+                to: Out::to_var(v),
+            });
+            current = v;
+        }
 
         loop {
             let next = self.choose_next(&remaining, &|v| bound.contains(&v));
@@ -1511,3 +1530,10 @@ pub fn emit(emit: &Emit, frame: &Frame) -> Option<Tuple> {
 }
 
 const _: () = assert!(FRAME == SLOTS + HALF);
+
+/// Whether every variable of `atom` is among `bound`.
+fn binds_all(bound: &[VarId], atom: &Atom) -> bool {
+    atom.args
+        .iter()
+        .all(|x| !matches!(x, Arg::Var(v) if !bound.contains(v)))
+}
