@@ -1406,3 +1406,30 @@ fn explain_re_derives_every_fact_of_the_guarded_library() {
     }
     assert!(checked > 100, "only {checked} facts checked");
 }
+
+// ----- per-puzzle relations behind a count -----
+
+#[test]
+fn a_negated_given_beside_a_count_reads_each_puzzle() {
+    // The count's groups come from `cell(C), !given(C, _)`: they depend on
+    // the puzzle through the negation alone, and must be the puzzle's (not
+    // computed once per grid size, with no givens at all).
+    let engine = bare_engine(
+        ".decl q(c: cell)\nq(C) :- cell(C), !given(C, _), count : { in_unit(C, U) } >= 1.\n",
+    );
+    for line in ["1..4.........32.", "12..34..........", "................"] {
+        let givens = cells(line);
+        let mut solve = engine.start(geometry_for(&givens), &givens);
+        solve.run();
+        let q: BTreeSet<i64> = facts_with_steps(&solve, "q")
+            .into_keys()
+            .map(|v| v[0])
+            .collect();
+        let open = givens.iter().filter(|&&d| d == 0).count();
+        assert_eq!(q.len(), open, "{line}: {q:?}");
+        for (i, &d) in givens.iter().enumerate() {
+            let cell = sudolog::lang::program::cell_value(i / 4, i % 4);
+            assert_eq!(q.contains(&i64::from(cell)), d == 0, "{line}: cell {i}");
+        }
+    }
+}

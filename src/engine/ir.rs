@@ -193,7 +193,12 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             }
         }
         let outer_dynamic = atoms.iter().any(|a| out.rels[a.rel].dynamic);
-        let outer_per_puzzle = atoms.iter().any(|a| out.rels[a.rel].per_puzzle);
+        // A negated atom counts too: the seed keeps only the groups where it
+        // does not hold, so a negated `given` makes the seed the puzzle's.
+        let outer_per_puzzle = atoms
+            .iter()
+            .chain(&negs)
+            .any(|a| out.rels[a.rel].per_puzzle);
         // A static seed gets a row-number column when the tuples still fit.
         let row = (!outer_dynamic && key.len() + agg.local.len() < SLOTS).then_some(nvars);
         let agg_id = out.aggs.len();
