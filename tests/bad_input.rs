@@ -838,6 +838,13 @@ fn rule_file_errors_are_located() {
             1,
             "odd(C) :-",
         ),
+        (
+            "too_many_columns.dl",
+            "`wide` has 9 columns; a relation has at most 8",
+            3,
+            84,
+            "i: cell",
+        ),
     ];
     for (name, message, line, col, at) in cases {
         let file = format!("{DATA}/{name}");

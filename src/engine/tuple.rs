@@ -10,6 +10,9 @@ use crate::lang::program::Value;
 pub const HALF: usize = 4;
 /// Slots in a tuple.
 pub const SLOTS: usize = 2 * HALF;
+
+// The checker lets relations have as many columns as a tuple holds.
+const _: () = assert!(SLOTS == crate::lang::program::MAX_COLUMNS);
 /// Slots in an operator's frame: a tuple plus the half the other side adds.
 pub const FRAME: usize = SLOTS + HALF;
 

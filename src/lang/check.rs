@@ -6,8 +6,8 @@
 use super::ast::{self, AggFunc, BinOp, CmpOp, SourceSet, Span, Type, TypeFamily};
 use super::diag::{Diagnostic, Diagnostics};
 use super::program::{
-    Aggregate, Arg, Atom, Builtin, CANDIDATE_VIEW, CELL_STRIDE, Expr, Literal, Program, RelId,
-    Relation, Rule, Stratum, Technique, Value, VarId,
+    Aggregate, Arg, Atom, Builtin, CANDIDATE_VIEW, CELL_STRIDE, Expr, Literal, MAX_COLUMNS,
+    Program, RelId, Relation, Rule, Stratum, Technique, Value, VarId,
 };
 use super::symbols::{MAX_SIDE, Symbols};
 use itertools::Itertools;
@@ -282,6 +282,21 @@ impl Checker<'_> {
             };
             self.error(d);
             return;
+        }
+        if let Some(extra) = decl.attrs.get(MAX_COLUMNS) {
+            self.error(
+                Diagnostic::new(
+                    extra.span,
+                    format!(
+                        "`{}` has {} columns; a relation has at most {MAX_COLUMNS}",
+                        decl.name,
+                        decl.attrs.len()
+                    ),
+                )
+                .label("one column too many")
+                .help("split it into two relations that share a key, or pack two numbers into one column"),
+            );
+            // Still declared, so that its uses raise no second error.
         }
         self.by_name.insert(decl.name.clone(), self.relations.len());
         self.relations.push(Relation {

@@ -70,6 +70,10 @@ pub enum Builtin {
     InSet,
 }
 
+/// The most columns a relation may have: the engine's tuples hold eight
+/// values (`engine::tuple::SLOTS`).
+pub const MAX_COLUMNS: usize = 8;
+
 /// The largest sets in `digit_set`: quads, enough for subsets and fish up
 /// to jellyfish, and small enough for 25x25 grids.
 pub const MAX_SET: usize = 4;
