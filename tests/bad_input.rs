@@ -1008,3 +1008,33 @@ fn deep_nesting_in_rules_is_an_error_not_a_stack_overflow() {
     );
     assert_deep_rejected(&negations, "expected an atom after `!`, found `!`");
 }
+
+#[test]
+fn standard_input_named_twice_is_refused_not_waited_for() {
+    // It used to wait forever for the second reading (issue 14, item 8).
+    for args in [
+        vec!["solve", "-", "-"],
+        vec!["grade", "-", "tests/data/x4.txt", "-"],
+        vec!["verify-rules", "--against", "-", "--solutions", "-"],
+    ] {
+        let out = sudolog()
+            .args(&args)
+            .write_stdin("1..4.........32.\n")
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .expect("sudolog runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("standard input (`-`) is named twice"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // Once is fine.
+    sudolog()
+        .args(["solve", "--format", "line", "-"])
+        .write_stdin("1..4.........32.\n")
+        .assert()
+        .success();
+}

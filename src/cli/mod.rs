@@ -204,6 +204,13 @@ pub fn main() -> i32 {
             };
         }
     };
+    if stdin_named_twice(&cli.command) {
+        eprintln!(
+            "sudolog: standard input (`-`) is named twice, and it can be read only once; \
+             name it once, or save it to a file and name the file"
+        );
+        return EXIT_INVALID;
+    }
     let result = match cli.command {
         Command::Solve(args) => solve_command(&args),
         Command::Check(args) => check(&args),
@@ -222,6 +229,22 @@ pub fn main() -> i32 {
             EXIT_INVALID
         }
     }
+}
+
+/// Whether a command names standard input more than once among its inputs
+/// (it would wait forever for the second reading).
+fn stdin_named_twice(command: &Command) -> bool {
+    let inputs: Vec<&str> = match command {
+        Command::Solve(a) => a.files.iter().map(String::as_str).collect(),
+        Command::Grade(a) => a.files.iter().map(String::as_str).collect(),
+        Command::VerifyRules(a) => std::iter::once(a.against.as_str())
+            .chain(a.solutions.as_deref())
+            .collect(),
+        Command::Check(_) | Command::Facts(_) | Command::Query(_) | Command::Explain(_) => {
+            Vec::new()
+        }
+    };
+    inputs.iter().filter(|&&p| p == "-").count() > 1
 }
 
 /// Compiles a program, printing diagnostics on failure.

@@ -32,6 +32,9 @@ impl Iterator for Inputs {
                 return Some(item);
             }
             let path = self.paths.pop_front()?;
+            // The finished reader lets go of its input first (standard
+            // input is locked while read).
+            self.current = None;
             if path == "-" {
                 let stdin: Box<dyn BufRead> = Box::new(io::stdin().lock());
                 self.current = Some(PuzzleReader::new(stdin, &path));
