@@ -1038,3 +1038,32 @@ fn standard_input_named_twice_is_refused_not_waited_for() {
         .assert()
         .success();
 }
+
+#[test]
+fn a_failed_write_to_standard_error_is_no_panic() {
+    // `--trace`, `--stats` and errors go to standard error; a full or
+    // closed stderr used to panic with exit 101 (issue 14, item 9).
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not on this system
+    };
+    for (args, code) in [
+        (
+            vec!["solve", "--trace", "--stats", "tests/data/essay.txt"],
+            0,
+        ),
+        (vec!["solve", "tests/data/no-such-file.txt"], 2),
+        (
+            vec!["check", "--rules-add", "tests/data/bad_input/arity.dl"],
+            1,
+        ),
+    ] {
+        let status = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudolog"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(full.try_clone().expect("clones"))
+            .status()
+            .expect("sudolog runs");
+        assert_eq!(status.code(), Some(code), "{args:?}");
+    }
+}

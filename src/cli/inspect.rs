@@ -109,11 +109,11 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
     let puzzle = match read_inputs(std::slice::from_ref(&target.file)).nth(index - 1) {
         Some(Ok(p)) => p,
         Some(Err(e)) => {
-            eprintln!("{e}");
+            noteln!("{e}");
             return Ok(EXIT_INVALID);
         }
         None => {
-            eprintln!(
+            noteln!(
                 "{}: has no puzzle number {index}; count the puzzles in the file or pass a smaller --puzzle",
                 target.file
             );
@@ -149,7 +149,7 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
                         (_, _, Some(wrong)) => format!("the rules produced a wrong grid ({wrong})"),
                         _ => "the rules stopped before reaching a state".to_string(),
                     };
-                    eprintln!("{}: nothing to inspect for this puzzle: {why}", target.file);
+                    noteln!("{}: nothing to inspect for this puzzle: {why}", target.file);
                     return Ok(EXIT_UNSOLVED);
                 }
             }
@@ -224,11 +224,11 @@ pub fn facts(args: &FactsArgs) -> io::Result<i32> {
         if let Some(path) = &args.sqlite {
             return match crate::inspect::sqlite::export(db, path) {
                 Ok(n) => {
-                    eprintln!("wrote {n} facts to {}", path.display());
+                    noteln!("wrote {n} facts to {}", path.display());
                     Ok(EXIT_OK)
                 }
                 Err(e) => {
-                    eprintln!("cannot write {}: {e}", path.display());
+                    noteln!("cannot write {}: {e}", path.display());
                     Ok(EXIT_INVALID)
                 }
             };
@@ -237,7 +237,7 @@ pub fn facts(args: &FactsArgs) -> io::Result<i32> {
             Some(name) => match relation_id(db, name) {
                 Some(r) => vec![r],
                 None => {
-                    eprintln!(
+                    noteln!(
                         "no relation `{name}` in the rule set; `sudolog check` lists them (and `candidate` is the view of open digits)"
                     );
                     return Ok(EXIT_INVALID);
@@ -276,7 +276,7 @@ pub fn query(args: &QueryArgs) -> io::Result<i32> {
         let q = match check_query(db.program, &args.query) {
             Ok(q) => q,
             Err(d) => {
-                eprint!("{d}");
+                note!("{d}");
                 return Ok(EXIT_INVALID);
             }
         };
@@ -332,7 +332,7 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
             let q = match check_query(db.program, &args.what) {
                 Ok(q) => q,
                 Err(d) => {
-                    eprint!("{d}");
+                    note!("{d}");
                     return Ok(EXIT_INVALID);
                 }
             };
@@ -349,7 +349,7 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
                     targets.push((a.rel, values));
                 }
                 _ => {
-                    eprintln!(
+                    noteln!(
                         "explain takes a cell such as r5c3 or one fact with constant arguments, such as 'eliminated(r5c3, 4)'"
                     );
                     return Ok(EXIT_INVALID);

@@ -1,5 +1,23 @@
 //! The command line: argument definitions and the commands they run.
 
+/// Writes to standard error like `eprint!`, but a failed write (stderr
+/// closed, or a full disk) is ignored instead of a panic: there is nowhere
+/// left to report it, and the exit code still tells.
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// [`note!`] with a newline, like `eprintln!`.
+macro_rules! noteln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod grade;
 mod inspect;
 mod interrupt;
@@ -205,7 +223,7 @@ pub fn main() -> i32 {
         }
     };
     if stdin_named_twice(&cli.command) {
-        eprintln!(
+        noteln!(
             "sudolog: standard input (`-`) is named twice, and it can be read only once; \
              name it once, or save it to a file and name the file"
         );
@@ -225,7 +243,7 @@ pub fn main() -> i32 {
         // A closed pipe (`| head`) is not an error worth a message.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(e) => {
-            eprintln!("sudolog: cannot write the output: {e}");
+            noteln!("sudolog: cannot write the output: {e}");
             EXIT_INVALID
         }
     }
@@ -252,7 +270,7 @@ pub fn compile(program: Program) -> Option<Engine> {
     match Engine::new(program) {
         Ok(e) => Some(e),
         Err(d) => {
-            eprint!("{d}");
+            note!("{d}");
             None
         }
     }
@@ -294,9 +312,9 @@ pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
 
 /// Prints a rule-loading error on stderr.
 pub fn print_rules_error(e: &RulesError) {
-    eprint!("{e}");
+    note!("{e}");
     if matches!(e, RulesError::Io(_)) {
-        eprintln!();
+        noteln!();
     }
 }
 
@@ -318,7 +336,7 @@ fn check(args: &RuleArgs) -> io::Result<i32> {
             Ok(EXIT_OK)
         }
         Err(d) => {
-            eprint!("{d}");
+            note!("{d}");
             Ok(EXIT_UNSOLVED)
         }
     }
@@ -425,7 +443,7 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
         }
         out.write_all(r.text.as_bytes()).map_err(Some)?;
         if !r.note.is_empty() {
-            progress.suspend(|| eprint!("{}", r.note));
+            progress.suspend(|| note!("{}", r.note));
         }
         Ok(())
     });
@@ -436,10 +454,10 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     }
     out.flush()?;
     if args.stats {
-        eprint!("{}", summary.render(started.elapsed(), jobs));
+        note!("{}", summary.render(started.elapsed(), jobs));
     }
     Ok(if interrupt::interrupted() {
-        eprintln!("sudolog: interrupted; the results above are complete up to there");
+        noteln!("sudolog: interrupted; the results above are complete up to there");
         interrupt::EXIT_INTERRUPTED
     } else if invalid > 0 {
         EXIT_INVALID

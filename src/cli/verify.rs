@@ -41,7 +41,7 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
     };
     let (cases, bad) = read_cases(args);
     for e in &bad {
-        eprintln!("{e}");
+        noteln!("{e}");
     }
     if !bad.is_empty() {
         return Ok(EXIT_INVALID);
@@ -54,7 +54,7 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
     for techniques in &runs {
         let mut p = program.clone();
         if let Err(e) = p.restrict_techniques(techniques) {
-            eprintln!("sudolog: {e}");
+            noteln!("sudolog: {e}");
             return Ok(EXIT_INVALID);
         }
         let Some(engine) = compile(p) else {
