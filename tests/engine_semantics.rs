@@ -1433,3 +1433,91 @@ fn a_negated_given_beside_a_count_reads_each_puzzle() {
         }
     }
 }
+
+// ----- sets -----
+
+#[test]
+fn a_set_over_static_relations_is_exact() {
+    // The columns of each unit's cells: a row has them all, a column one,
+    // a box three; and `covers` lists, for each small set T, every M that
+    // holds the numbers outside T.
+    let text = r#"
+.decl cols(u: unit, s: number)
+cols(U, S) :- unit(U), S = set K : { in_unit(C, U), col(C, K) }.
+.decl cover_pair(m: number, t: number)
+cover_pair(M, T) :- covers(M, T).
+"#;
+    let engine = bare_engine(text);
+    let givens = cells("1..4.........32.");
+    let mut solve = engine.start(geometry_for(&givens), &givens);
+    solve.run();
+    let cols = facts_with_steps(&solve, "cols");
+    assert_eq!(cols.len(), 12, "{cols:?}");
+    let bits = |s: i64| (1..=4).filter(|k| s & (1 << k) != 0).collect::<Vec<_>>();
+    let mut by_size = BTreeMap::new();
+    for v in cols.keys() {
+        *by_size.entry(bits(v[1]).len()).or_insert(0) += 1;
+    }
+    // 4 rows with 4 columns, 4 columns with 1, 4 boxes with 2.
+    assert_eq!(by_size, BTreeMap::from([(1, 4), (2, 4), (4, 4)]));
+    let covers = facts_with_steps(&solve, "cover_pair");
+    let all = 0b11110;
+    let mut expected = BTreeSet::new();
+    for t in 1..32i64 {
+        if t & 1 != 0 {
+            continue;
+        }
+        for m in 0..32i64 {
+            if m & 1 == 0 && (all & !t) & !m == 0 {
+                expected.insert(vec![m, t]);
+            }
+        }
+    }
+    assert_eq!(covers.keys().cloned().collect::<BTreeSet<_>>(), expected);
+    assert_eq!(expected.len(), 80);
+}
+
+#[test]
+fn a_set_over_the_state_grows_through_what_is_known() {
+    // `gone(C, M)`: M is a set of digits eliminated from C. Each fact's set
+    // must be eliminated already when it is derived, a cell's sets grow
+    // strictly, and the last is everything eliminated from the cell.
+    let text = r#"
+.decl gone(c: cell, m: number)
+gone(C, M) :- cell(C), M = set E : { eliminated(C, E) }.
+"#;
+    let engine = standard_engine(Some(text));
+    for line in [ESSAY, STALL_1, STALL_2] {
+        let givens = cells(line);
+        let mut solve = engine.start(geometry_for(&givens), &givens);
+        solve.run();
+        let gone = facts_with_steps(&solve, "gone");
+        let eliminated = facts_with_steps(&solve, "eliminated");
+        let mut last: BTreeMap<i64, (i64, u32)> = BTreeMap::new();
+        for (v, step) in &gone {
+            let (c, m) = (v[0], v[1]);
+            for d in 1..=9i64 {
+                if m & (1 << d) != 0 {
+                    let at = eliminated.get(&vec![c, d]);
+                    assert!(at.is_some_and(|&s| s < *step), "{line}: {c} {d} in {m}");
+                }
+            }
+            assert!(m & 1 == 0 && m != 0, "{line}: {m}");
+            // A cell's facts, in order of their sets, are in order of
+            // their steps too, each set holding the one before.
+            if let Some(&(before, at)) = last.get(&c) {
+                assert!(
+                    before & !m == 0 && at < *step,
+                    "{line}: {c}: {before} then {m}"
+                );
+            }
+            last.insert(c, (m, *step));
+        }
+        for (c, (m, _)) in last {
+            let all: i64 = (1..=9i64)
+                .filter(|d| eliminated.contains_key(&vec![c, *d]))
+                .fold(0, |s, d| s | 1 << d);
+            assert_eq!(m, all, "{line}: cell {c}");
+        }
+    }
+}

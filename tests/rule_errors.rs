@@ -699,3 +699,43 @@ fn render_reports_every_error() {
     assert_eq!(out.matches("help:").count(), 2, "{out}");
     assert!(out.contains("2 errors"), "{out}");
 }
+
+// ----- sets -----
+
+#[test]
+fn a_set_of_a_variable_its_body_does_not_bind() {
+    let text = ".decl s(m: number)\ns(M) :- digit(D), M = set X : { digit(D) }.\n";
+    let f = expect_error(
+        text,
+        "the set collects `X`, which its body does not bind",
+        2,
+        19,
+        "M = set X",
+    );
+    assert!(f.help.contains("inside the braces"), "{}", f.help);
+}
+
+#[test]
+fn a_set_compared_with_a_bound_value() {
+    // A set over the state grows: "equals this set" could stop holding.
+    let text = ".decl s(c: cell)\ns(C) :- cell(C), digit(M), M = set E : { eliminated(C, E) }.\n";
+    let f = expect_error(
+        text,
+        "a set must be given to a new variable",
+        2,
+        28,
+        "M = set E",
+    );
+    assert!(f.help.contains("S = set X"), "{}", f.help);
+}
+
+#[test]
+fn a_set_of_cells_is_a_type_error() {
+    // Sets hold numbers (bit x for member x): a cell is not one.
+    let errors = all_errors(".decl s(m: number)\ns(M) :- M = set C : { cell(C) }.\n");
+    assert!(!errors.is_empty());
+    assert!(
+        errors.iter().any(|e| e.message.contains("cell")),
+        "{errors:#?}"
+    );
+}

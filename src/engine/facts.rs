@@ -104,6 +104,25 @@ pub fn base_facts(
                     .map(move |d| flat(&[d, s]))
             })
             .collect(),
+        Builtin::Covers => {
+            let all: Value = (1..=n as Value).fold(0, |m, d| m | 1 << d);
+            small_sets(n)
+                .flat_map(|t| {
+                    // Every part of `t` (the empty one too), with the rest.
+                    let outside = all & !t;
+                    let mut part = t;
+                    let mut out = Vec::new();
+                    loop {
+                        out.push(flat(&[outside | part, t]));
+                        if part == 0 {
+                            break;
+                        }
+                        part = (part - 1) & t;
+                    }
+                    out
+                })
+                .collect()
+        }
         Builtin::Placed | Builtin::Eliminated | Builtin::Contradiction => Vec::new(),
     };
     out.sort_unstable();

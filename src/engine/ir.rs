@@ -93,6 +93,12 @@ pub struct AggDef {
     /// The count is bound to a variable (`V = count : {...}`): `reached`
     /// gets the count as an extra last column.
     pub value: bool,
+    /// A set (`V = set X : {...}`): the position of `X` among `local`;
+    /// `reached` gets the set as its last column.
+    pub elem: Option<usize>,
+    /// A set over the state: it grows, and `reached` gets the group again
+    /// each time it does (with the larger set), rather than once complete.
+    pub grows: bool,
     /// The comparison; `>=`/`>` are incremental, others wait for the
     /// counts to be complete (only over static relations).
     pub op: CmpOp,
@@ -199,7 +205,8 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             .iter()
             .chain(&negs)
             .any(|a| out.rels[a.rel].per_puzzle);
-        // A static seed gets a row-number column when the tuples still fit.
+        // A static seed gets a row-number column when the tuples still fit:
+        // its groups' counters (or sets) are then an array.
         let row = (!outer_dynamic && key.len() + agg.local.len() < SLOTS).then_some(nvars);
         let agg_id = out.aggs.len();
         let seed = out.rels.len();
@@ -299,6 +306,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
                 .collect(),
             span: agg.span,
         });
+        let body_dynamic = deps.iter().any(|(r, _)| out.rels[*r].dynamic);
         out.aggs.push(AggDef {
             seed,
             body: inner,
@@ -306,6 +314,10 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             local: agg.local.clone(),
             row,
             value: agg.value.is_some(),
+            elem: agg
+                .elem
+                .and_then(|e| agg.local.iter().position(|&v| v == e)),
+            grows: agg.elem.is_some() && body_dynamic,
             op: agg.op,
             bound: agg.bound.clone(),
             reached,

@@ -328,6 +328,10 @@ pub struct PlanAgg {
     pub key_len: usize,
     /// Emit every group with its count in slot `key_len` (`V = count`).
     pub value: bool,
+    /// A set (`V = set X : {...}`): the slot of `X` in the body's output.
+    pub elem_slot: Option<usize>,
+    /// A set over the state: each group is emitted whenever its set grows.
+    pub grows: bool,
     /// The counter value at which the group is reached (over key slots),
     /// for monotone counts; the bound for others.
     pub bound: CExpr,
@@ -789,6 +793,8 @@ impl Builder<'_> {
         self.plan.aggs.push(PlanAgg {
             key_len: agg.key.len(),
             value: agg.value,
+            elem_slot: agg.elem.map(|i| agg.key.len() + i),
+            grows: agg.grows,
             bound,
             op: agg.op,
             reached,

@@ -11,7 +11,7 @@ use super::plan::{
 use super::tuple::{EMPTY, Frame, HALF, Half, Key, Tuple};
 pub use super::var::FactOrigin;
 use super::var::{NO_RULE, Var};
-use crate::lang::ast::CmpOp;
+use crate::lang::ast::{CmpOp, MAX_SET_MEMBER};
 use crate::lang::program::{RelId, Value};
 use datafrog::{ExtendWith, Leapers, Relation, ValueFilter};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -106,6 +106,18 @@ enum Counters {
     /// tuples the group needs (its bound minus its count so far). Shared
     /// with the grid's starting array and with forks until first changed.
     Dense(Arc<Vec<i32>>),
+    /// A set's groups: the bitmask of the values collected so far.
+    Sets(FxHashMap<Tuple, u32>),
+    /// A set's groups by their row in a numbered static seed.
+    DenseSets(Vec<u32>),
+}
+
+/// A set's memoised row: the group's row and the value's bit together
+/// (values are at most 30: five bits).
+fn set_row(row: Value, value: Value) -> Option<u32> {
+    (1..=MAX_SET_MEMBER)
+        .contains(&i64::from(value))
+        .then_some((row as u32) << 5 | value as u32)
 }
 
 /// What stops a run early.
@@ -193,6 +205,10 @@ impl Store {
                 .aggs
                 .iter()
                 .map(|a| match (a.row_slot, a.seed) {
+                    (Some(_), SeedSource::Static(index)) if a.elem_slot.is_some() => {
+                        Counters::DenseSets(vec![0; statics.index_tuples(index).len()])
+                    }
+                    _ if a.elem_slot.is_some() => Counters::Sets(FxHashMap::default()),
                     (Some(_), SeedSource::Static(index)) => Counters::Dense(
                         statics
                             .counter_init
@@ -233,7 +249,7 @@ impl Store {
                             computed = reached_at_start(left, seeds, agg.key_len);
                             &computed
                         }
-                        (Counters::Sparse(_), _) => {
+                        (Counters::Sparse(_) | Counters::Sets(_) | Counters::DenseSets(_), _) => {
                             computed = seeds
                                 .iter()
                                 .filter(|t| threshold(&agg.bound, t) <= 0)
@@ -457,7 +473,7 @@ impl Store {
     fn finalize_exact_counts(&mut self, plan: &Plan, statics: &Statics) -> bool {
         let mut any = false;
         for (i, agg) in plan.aggs.iter().enumerate() {
-            if self.finalized[i] || matches!(agg.op, CmpOp::Ge | CmpOp::Gt) {
+            if self.finalized[i] || agg.grows || matches!(agg.op, CmpOp::Ge | CmpOp::Gt) {
                 continue;
             }
             self.finalized[i] = true;
@@ -470,11 +486,16 @@ impl Store {
                 .enumerate()
                 .filter_map(|(row, t)| {
                     let bound = threshold(&agg.bound, &t);
+                    // A set's value is its bitmask (empty if nothing matched).
                     let count = match &self.counters[i] {
                         Counters::Sparse(m) => m
                             .get(&key_prefix(&t, agg.key_len))
                             .map_or(0, |c| c.0 as i64),
                         Counters::Dense(left) => left.get(row).map_or(0, |l| bound - *l as i64),
+                        Counters::Sets(m) => {
+                            m.get(&key_prefix(&t, agg.key_len)).map_or(0, |&s| s as i64)
+                        }
+                        Counters::DenseSets(sets) => sets.get(row).map_or(0, |&s| s as i64),
                     };
                     let mut key = key_prefix(&t, agg.key_len);
                     if agg.value {
@@ -564,6 +585,53 @@ impl Store {
                     }
                 }
             }
+            Counters::Sets(sets) => {
+                let slot = a.elem_slot.unwrap_or_default();
+                let mut touched = FxHashSet::default();
+                for t in tuples {
+                    let x = super::tuple::slot(t, slot);
+                    // Numbers outside 1..=30 have no bit (see the README).
+                    if !(1..=MAX_SET_MEMBER).contains(&i64::from(x)) {
+                        continue;
+                    }
+                    let key = key_prefix(t, a.key_len);
+                    let set = sets.entry(key).or_insert(0);
+                    let grown = *set | 1 << x;
+                    if grown != *set {
+                        *set = grown;
+                        if touched.insert(key) {
+                            reached.push(key);
+                        }
+                    }
+                }
+                // A set that grew is emitted once a batch, as it ends up.
+                if a.grows {
+                    for fact in &mut reached {
+                        let set = sets.get(fact).copied().unwrap_or_default();
+                        super::tuple::set_slot(fact, a.key_len, set as Value);
+                    }
+                } else {
+                    reached.clear();
+                }
+            }
+            Counters::DenseSets(sets) => {
+                let (row_slot, elem_slot) = (
+                    a.row_slot.unwrap_or_default(),
+                    a.elem_slot.unwrap_or_default(),
+                );
+                let mut keys = FxHashMap::default();
+                let rows: Vec<u32> = tuples
+                    .iter()
+                    .filter_map(|t| {
+                        let row = super::tuple::slot(t, row_slot);
+                        keys.entry(row as usize)
+                            .or_insert_with(|| key_prefix(t, a.key_len));
+                        set_row(row, super::tuple::slot(t, elem_slot))
+                    })
+                    .collect();
+                let grown = grow_sets(sets, &rows);
+                grown_facts(sets, &grown, a, |row| keys.get(&row).copied(), &mut reached);
+            }
             Counters::Dense(shared) => {
                 let left = Arc::make_mut(shared);
                 let slot = a.row_slot.unwrap_or_default();
@@ -596,12 +664,17 @@ impl Store {
         let piped = self.take_pipe(*source, plan);
         let monotone = matches!(agg.op, CmpOp::Ge | CmpOp::Gt);
         let seeds = statics.index_tuples(seed);
-        let Counters::Dense(shared) = &mut self.counters[chain.agg] else {
-            // A chain always ends in an array count (see `find_count_chains`).
-            self.return_pipe(*source, piped);
-            return;
+        // A chain always ends in an array count or set (see
+        // `find_count_chains`).
+        let (mut left, sets) = match &mut self.counters[chain.agg] {
+            Counters::Dense(shared) => (Some(Arc::make_mut(shared)), None),
+            Counters::DenseSets(sets) => (None, Some(sets)),
+            Counters::Sparse(_) | Counters::Sets(_) => {
+                self.return_pipe(*source, piped);
+                return;
+            }
         };
-        let left = Arc::make_mut(shared);
+        let mut set_rows: Vec<u32> = Vec::new();
         let mut reached = std::mem::take(&mut self.reached_buf);
         reached.clear();
         {
@@ -637,21 +710,35 @@ impl Store {
                         next.clear();
                     }
                 }
-                rows.extend(
-                    tuples
-                        .iter()
-                        .map(|o| super::tuple::slot(o, row_slot) as u32),
-                );
-            };
-            let bump = |rows: &[u32]| {
-                for &row in rows {
-                    if count_down(left, row as usize, monotone) {
-                        // A numbered seed's row `row` is its group's key.
-                        reached.push(key_prefix(&seeds[row as usize], agg.key_len));
-                    }
+                let slot = super::tuple::slot;
+                match agg.elem_slot {
+                    None => rows.extend(tuples.iter().map(|o| slot(o, row_slot) as u32)),
+                    Some(e) => rows.extend(
+                        tuples
+                            .iter()
+                            .filter_map(|o| set_row(slot(o, row_slot), slot(o, e))),
+                    ),
                 }
             };
+            let bump = |rows: &[u32]| match left.as_deref_mut() {
+                Some(left) => {
+                    for &row in rows {
+                        if count_down(left, row as usize, monotone) {
+                            // A numbered seed's row `row` is its group's key.
+                            reached.push(key_prefix(&seeds[row as usize], agg.key_len));
+                        }
+                    }
+                }
+                // A set's rows are gathered, so that a group that grows
+                // several times in a round is emitted once.
+                None => set_rows.extend_from_slice(rows),
+            };
             memo::rows_memoised(statics.memo_scope, c as u32, input, compute, bump);
+            if let Some(sets) = sets {
+                let grown = grow_sets(sets, &set_rows);
+                let key = |row: usize| seeds.get(row).map(|t| key_prefix(t, agg.key_len));
+                grown_facts(sets, &grown, agg, key, &mut reached);
+            }
             if cut.get() {
                 // The memo now holds a cut input's rows: a later run must
                 // not replay them as if they were whole.
@@ -821,6 +908,50 @@ pub fn reached_at_start(left: &[i32], seeds: &Relation<Tuple>, key_len: usize) -
         .filter(|(l, _)| **l <= 0)
         .map(|(_, t)| key_prefix(t, key_len))
         .collect()
+}
+
+/// Adds each set row's value to its group's set (see [`set_row`]) and
+/// returns the rows whose set grew, once each.
+fn grow_sets(sets: &mut [u32], rows: &[u32]) -> Vec<usize> {
+    let mut grown = Vec::new();
+    for &r in rows {
+        let (row, bit) = ((r >> 5) as usize, r & 31);
+        let Some(set) = sets.get_mut(row) else {
+            continue;
+        };
+        let bigger = *set | 1 << bit;
+        if bigger != *set {
+            if *set & 1 == 0 {
+                // Bit 0 is never a member: here it marks a row listed.
+                grown.push(row);
+            }
+            *set = bigger | 1;
+        }
+    }
+    for &row in &grown {
+        sets[row] &= !1;
+    }
+    grown
+}
+
+/// The facts of a growing set's groups `rows` (their keys from `key`, each
+/// with its set).
+fn grown_facts(
+    sets: &[u32],
+    rows: &[usize],
+    a: &plan::PlanAgg,
+    key: impl Fn(usize) -> Option<Tuple>,
+    out: &mut Vec<Tuple>,
+) {
+    if !a.grows {
+        return;
+    }
+    for &row in rows {
+        if let Some(mut fact) = key(row) {
+            super::tuple::set_slot(&mut fact, a.key_len, sets[row] as Value);
+            out.push(fact);
+        }
+    }
 }
 
 /// Counts one body tuple of array row `row` (how many more its group

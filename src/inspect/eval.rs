@@ -3,6 +3,7 @@
 //! be restricted to those known before a given step.
 
 use super::db::{Fact, FactDb, RelFacts};
+use crate::lang::ast::MAX_SET_MEMBER;
 use crate::lang::program::{Aggregate, Arg, Atom, Expr, Literal, RelId, Value, VarId};
 use rustc_hash::FxHashSet;
 
@@ -172,9 +173,14 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                     if agg.value.is_some_and(|v| st.values[v].is_none())
                         && agg.group.iter().all(|g| st.values[*g].is_some()) =>
                 {
-                    let (count, facts) = self.count(agg, &st.values);
+                    let (count, set, facts) = self.count(agg, &st.values);
                     let v = agg.value.unwrap_or_default();
-                    st.values[v] = Some(count as Value);
+                    let value = if agg.elem.is_some() {
+                        set
+                    } else {
+                        count as Value
+                    };
+                    st.values[v] = Some(value);
                     st.counted.push(facts);
                     let go = self.search(&rest(), st, out, limit);
                     st.counted.pop();
@@ -185,9 +191,20 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                     if Self::ready(&agg.bound, &st.values)
                         && agg.group.iter().all(|g| st.values[*g].is_some()) =>
                 {
-                    let (count, facts) = self.count(agg, &st.values);
+                    let (count, set, facts) = self.count(agg, &st.values);
                     let bound = Self::eval(&agg.bound, &st.values).unwrap_or(Value::MAX);
-                    if !agg.op.holds(count as i64, bound as i64) {
+                    let holds = if agg.elem.is_none() {
+                        agg.op.holds(count as i64, bound as i64)
+                    } else if self.grows(agg) {
+                        // The engine derived a fact for each set the
+                        // state's set grew through (and may have seen its
+                        // facts a round late, behind a tier): any non-empty
+                        // part of the set known now is one of them.
+                        bound != 0 && bound & !set == 0
+                    } else {
+                        bound == set
+                    };
+                    if !holds {
                         return true;
                     }
                     st.counted.push(facts);
@@ -281,16 +298,33 @@ impl<'a, 'p> Evaluator<'a, 'p> {
 
     /// The number of distinct bindings of a count's own variables, and the
     /// facts of one derivation of each.
-    fn count(&self, agg: &Aggregate, values: &[Option<Value>]) -> (usize, Vec<FactRef>) {
+    /// A count's or a set's body over `values`: the number of distinct
+    /// bindings of its own variables, the set of its element's values (for
+    /// a set), and the facts they used.
+    fn count(&self, agg: &Aggregate, values: &[Option<Value>]) -> (usize, Value, Vec<FactRef>) {
         let inner = self.matches(&agg.body, values.to_vec(), usize::MAX);
         let mut seen = FxHashSet::default();
         let mut facts = Vec::new();
+        let mut set: Value = 0;
         for m in inner {
             let key: Vec<Option<Value>> = agg.local.iter().map(|&v| m.values[v]).collect();
+            if let Some(x) = agg.elem.and_then(|e| m.values[e])
+                && (1..=MAX_SET_MEMBER).contains(&i64::from(x))
+            {
+                set |= 1 << x;
+            }
             if seen.insert(key) {
                 facts.extend(m.used);
             }
         }
-        (seen.len(), facts)
+        (seen.len(), set, facts)
+    }
+
+    /// Whether a set reads the solving state (and so grows as it does).
+    fn grows(&self, agg: &Aggregate) -> bool {
+        let mut deps = Vec::new();
+        crate::lang::check::body_relations(&agg.body, &mut deps);
+        deps.iter()
+            .any(|(r, _)| self.db.program.relations[*r].dynamic)
     }
 }

@@ -320,11 +320,23 @@ pub struct Atom {
 }
 
 /// The aggregate functions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AggFunc {
     /// `count : { ... }`: the number of distinct bindings of the body's own variables.
     Count,
+    /// `set X : { ... }`: the set of the values of `X` (numbers from 1 to
+    /// [`MAX_SET_MEMBER`]) over the body's bindings, as a bitmask.
+    Set {
+        /// The collected variable.
+        elem: String,
+        /// Where it is named.
+        span: Span,
+    },
 }
+
+/// The largest number a `set` aggregate can hold: a set is a bitmask (bit
+/// `x` for member `x`) in one value, a 32-bit integer, like `digit_set`'s.
+pub const MAX_SET_MEMBER: i64 = 30;
 
 /// One conjunct of a rule body.
 #[derive(Clone, Debug, PartialEq)]
@@ -338,7 +350,8 @@ pub enum Literal {
     Guard(Atom, Span),
     /// `a op b`.
     Cmp(Expr, CmpOp, Expr, Span),
-    /// `count : { body } op bound` (normalised so the aggregate is on the left).
+    /// `count : { body } op bound` or `V = set X : { body }` (normalised so
+    /// the aggregate is on the left).
     Aggregate {
         /// The aggregate function.
         func: AggFunc,

@@ -565,7 +565,7 @@ impl Checker<'_> {
                     }
                 }
                 ast::Literal::Aggregate {
-                    func: AggFunc::Count,
+                    func,
                     body,
                     op,
                     bound,
@@ -588,16 +588,36 @@ impl Checker<'_> {
                             bound.span(),
                         ));
                         let bound = self.expr(bound, scope, "a count's bound");
-                        match (inner, bound) {
-                            (Some(body), Some(bound)) => Some(Literal::Count(Aggregate {
-                                body,
-                                op: *op,
-                                bound,
-                                group: Vec::new(),
-                                local: Vec::new(),
-                                value: None,
-                                span: *span,
-                            })),
+                        // A set collects numbers: its variable is one.
+                        let elem = match func {
+                            AggFunc::Count => Some(None),
+                            AggFunc::Set { elem, span } => {
+                                let var = ast::Expr::Var(elem.clone(), *span);
+                                scope.comparisons.push((
+                                    ast::Expr::Int(0, *span),
+                                    CmpOp::Eq,
+                                    var.clone(),
+                                    *span,
+                                ));
+                                match self.expr(&var, scope, "a set") {
+                                    Some(Expr::Var(v)) => Some(Some(v)),
+                                    _ => None,
+                                }
+                            }
+                        };
+                        match (inner, bound, elem) {
+                            (Some(body), Some(bound), Some(elem)) => {
+                                Some(Literal::Count(Aggregate {
+                                    body,
+                                    op: *op,
+                                    bound,
+                                    group: Vec::new(),
+                                    local: Vec::new(),
+                                    value: None,
+                                    elem,
+                                    span: *span,
+                                }))
+                            }
                             _ => None,
                         }
                     }
@@ -806,6 +826,18 @@ impl Checker<'_> {
                 agg.value = Some(v);
             }
         }
+        for lit in body.iter() {
+            if let Literal::Count(agg) = lit
+                && agg.elem.is_some()
+                && agg.value.is_none()
+            {
+                self.error(
+                    Diagnostic::new(agg.span, "a set must be given to a new variable")
+                        .label("a set compared with something")
+                        .help("write `S = set X : { ... }` with a variable `S` that nothing else binds, and compare `S` in other literals"),
+                );
+            }
+        }
         // Variables used outside every aggregate (to find each count's group).
         let mut outside = vec![false; scope.names.len()];
         for e in head {
@@ -930,6 +962,16 @@ impl Checker<'_> {
                             local.push(v);
                         }
                     }
+                    if let Some(e) = agg.elem
+                        && !(local.contains(&e) && inner_bound[e])
+                    {
+                        let name = scope.names[e].clone();
+                        self.error(
+                            Diagnostic::new(agg.span, format!("the set collects `{name}`, which its body does not bind"))
+                                .label("not the body's own variable")
+                                .help(format!("bind `{name}` in a positive atom inside the braces (and nowhere outside them), e.g. `set {name} : {{ pos(Y, U, {name}), eliminated(Y, D) }}`")),
+                        );
+                    }
                     agg.group = group;
                     agg.local = local;
                     self.check_literals(scope, &mut agg.body, &mut inner_bound, outside, true);
@@ -1000,7 +1042,9 @@ impl Checker<'_> {
                     let mut deps = Vec::new();
                     body_relations(&agg.body, &mut deps);
                     let dynamic = deps.iter().any(|(rel, _)| self.relations[*rel].dynamic);
-                    if dynamic && !matches!(agg.op, CmpOp::Ge | CmpOp::Gt) {
+                    // A set over the state grows, and a fact is derived
+                    // for each set it grows through: monotone.
+                    if dynamic && agg.elem.is_none() && !matches!(agg.op, CmpOp::Ge | CmpOp::Gt) {
                         self.error(
                             Diagnostic::new(agg.span, format!("`count : {{ ... }} {} ...` over the solving state is not monotone", agg.op))
                                 .label("can become false later")
@@ -1218,7 +1262,7 @@ pub fn body_relations(body: &[Literal], out: &mut Vec<(RelId, bool)>) {
             Literal::Guard(a) => out.push((a.rel, false)),
             Literal::Cmp(..) => {}
             Literal::Count(agg) => {
-                let strict = !matches!(agg.op, CmpOp::Ge | CmpOp::Gt);
+                let strict = agg.elem.is_some() || !matches!(agg.op, CmpOp::Ge | CmpOp::Gt);
                 let mut inner = Vec::new();
                 body_relations(&agg.body, &mut inner);
                 out.extend(inner.into_iter().map(|(r, s)| (r, s || strict)));

@@ -801,6 +801,24 @@ impl<'a> Parser<'a> {
         if let Some(diag) = self.unsupported_aggregate() {
             return Err(diag);
         }
+        if self.at_set() {
+            // `V = set X : { ... }`: `set` and the variable, then the body.
+            self.bump();
+            let span = self.peek().span;
+            let elem = match self.kind() {
+                TokenKind::Ident(name) => name.clone(),
+                _ => String::new(),
+            };
+            let (body, _) = self.count()?;
+            self.not_chained()?;
+            return Ok(Literal::Aggregate {
+                func: AggFunc::Set { elem, span },
+                body,
+                op: op.flipped(),
+                bound: lhs,
+                span: self.span(start, self.prev_end()),
+            });
+        }
         if self.at_count() {
             let (body, agg_span) = self.count()?;
             if matches!(self.kind(), TokenKind::Plus | TokenKind::Minus) {
@@ -875,6 +893,14 @@ impl<'a> Parser<'a> {
             ));
         }
         Ok(())
+    }
+
+    /// Whether a `set` aggregate starts here: `set X :` (a `set` followed by
+    /// anything else is an ordinary name).
+    fn at_set(&self) -> bool {
+        self.is_ident(0, "set")
+            && matches!(self.kind_at(1), TokenKind::Ident(_))
+            && matches!(self.kind_at(2), TokenKind::Colon)
     }
 
     /// Whether a `count` aggregate starts here (`count :` or `count {`); a

@@ -68,6 +68,10 @@ pub enum Builtin {
     DigitSet,
     /// `in_set(d, s)`: `d` is a member of set `s`.
     InSet,
+    /// `covers(m, t)`: `t` is a set of `digit_set`, and the set `m` holds
+    /// every number of `1..=n` outside `t` (and any of `t`'s): what is not in
+    /// `m` lies within `t`.
+    Covers,
 }
 
 /// The most columns a relation may have: the engine's tuples hold eight
@@ -156,6 +160,12 @@ impl Builtin {
             Builtin::InSet,
             "in_set",
             &[("d", Type::Number), ("s", Type::Number)],
+            false,
+        ),
+        (
+            Builtin::Covers,
+            "covers",
+            &[("m", Type::Number), ("t", Type::Number)],
             false,
         ),
     ];
@@ -296,6 +306,9 @@ pub struct Aggregate {
     /// `V = count : { ... }` with `V` unbound: the count is bound to `V`
     /// (only over static relations) instead of being compared.
     pub value: Option<VarId>,
+    /// `V = set X : { ... }`: the variable whose values are collected (a
+    /// set is always bound to `V`); `None` for a count.
+    pub elem: Option<VarId>,
     /// Where it is written.
     pub span: Span,
 }
