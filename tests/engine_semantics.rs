@@ -1521,3 +1521,39 @@ gone(C, M) :- cell(C), M = set E : { eliminated(C, E) }.
         }
     }
 }
+
+#[test]
+fn an_exact_count_sees_groups_that_arrive_after_the_first_fixpoint() {
+    // The groups of `= 3` come from `placed`: those placed after the first
+    // fixpoint must be counted too (issue 14, item 2: only the given 4 was).
+    let text = ".decl q(c: cell)\nq(C) :- placed(C, 4), count : { in_unit(C, U) } = 3.\n\
+                .decl v(c: cell, k: number)\nv(C, K) :- placed(C, 4), K = count : { in_unit(C, U) }.\n";
+    // The whole library: its tiers make fixpoints after the first.
+    let mut sources = RuleSources::standard();
+    sources.add_text("test.dl", text);
+    let engine = build(sources);
+    let mut placed_by_rules = 0;
+    for line in [
+        "...6.8.1.......7..7..5........7..38.6....31.5.72...6.....3..8....9......4.6.2...3",
+        STALL_1,
+    ] {
+        let givens = cells(line);
+        let mut solve = engine.start(geometry_for(&givens), &givens);
+        solve.run();
+        let fours: BTreeSet<i64> = facts_with_steps(&solve, "placed")
+            .into_keys()
+            .filter(|v| v[1] == 4)
+            .map(|v| v[0])
+            .collect();
+        let q: BTreeSet<i64> = facts_with_steps(&solve, "q")
+            .into_keys()
+            .map(|v| v[0])
+            .collect();
+        assert_eq!(q, fours, "{line}");
+        placed_by_rules += fours.len() - givens.iter().filter(|&&d| d == 4).count();
+        let v: BTreeSet<Vec<i64>> = facts_with_steps(&solve, "v").into_keys().collect();
+        let expected: BTreeSet<Vec<i64>> = fours.iter().map(|&c| vec![c, 3]).collect();
+        assert_eq!(v, expected, "{line}");
+    }
+    assert!(placed_by_rules > 0, "no 4 was placed by the rules");
+}

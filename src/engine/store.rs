@@ -146,7 +146,10 @@ pub enum RunEnd {
 pub struct Store {
     vars: Vec<Var>,
     counters: Vec<Counters>,
+    /// Exact counts over a static seed: emitted (at the first fixpoint).
     finalized: Vec<bool>,
+    /// Exact counts over a changing seed: the groups emitted so far.
+    finalized_groups: Vec<FxHashSet<Tuple>>,
     /// The step number of the last round (a fork continues its parent's
     /// numbering, so steps order facts along a branch's whole path).
     pub step: u32,
@@ -220,6 +223,7 @@ impl Store {
                 })
                 .collect(),
             finalized: vec![false; plan.aggs.len()],
+            finalized_groups: vec![FxHashSet::default(); plan.aggs.len()],
             step: 0,
             rounds: 0,
             firings: FxHashMap::default(),
@@ -273,6 +277,7 @@ impl Store {
             vars: self.vars.clone(),
             counters: self.counters.clone(),
             finalized: self.finalized.clone(),
+            finalized_groups: self.finalized_groups.clone(),
             step: self.step,
             rounds: 0,
             firings: FxHashMap::default(),
@@ -476,10 +481,19 @@ impl Store {
             if self.finalized[i] || agg.grows || matches!(agg.op, CmpOp::Ge | CmpOp::Gt) {
                 continue;
             }
-            self.finalized[i] = true;
             let seeds: Vec<Tuple> = match agg.seed {
-                SeedSource::Static(index) => statics.index_tuples(index).elements.clone(),
-                SeedSource::Var(v) => self.tuples(v),
+                SeedSource::Static(index) => {
+                    self.finalized[i] = true;
+                    statics.index_tuples(index).elements.clone()
+                }
+                // Groups that come from the state keep arriving: each
+                // fixpoint emits those that arrived since the last one (the
+                // body is static, so their counts are complete by then).
+                SeedSource::Var(v) => {
+                    let all = self.tuples(v);
+                    let done = &mut self.finalized_groups[i];
+                    all.into_iter().filter(|t| done.insert(*t)).collect()
+                }
             };
             let out: Vec<Tuple> = seeds
                 .into_iter()
