@@ -101,7 +101,9 @@ pub fn solve(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Outco
         Stop::InvalidResult => Verdict::InvalidResult(r.invalid.clone().unwrap_or_default()),
         Stop::FactLimit => Verdict::FactLimit(r.grew.clone().unwrap_or_default()),
         Stop::Stalled => Verdict::Stalled,
-        _ if r.solutions > 0 => Verdict::Solved,
+        // A count stopped by a limit has not answered its question (is
+        // there a second solution?), whatever it found by then.
+        Stop::Complete | Stop::Enough if r.solutions > 0 => Verdict::Solved,
         // Without guessing, the only way to end with nothing is the root
         // fixpoint's contradiction.
         Stop::Complete if logic_only => Verdict::Contradiction,

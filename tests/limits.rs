@@ -156,3 +156,25 @@ fn every_tier_on_a_big_grid_fits_a_tenth_of_the_fact_limit_and_a_lower_one_names
         .stdout(contains("the count of the rule at rules/"))
         .stdout(predicates::str::is_match(r"rules/[a-z_]+\.dl:\d+").unwrap());
 }
+
+#[test]
+fn grade_of_a_run_cut_by_the_fact_limit_exits_1() {
+    // `grade` lists the puzzle as `fact_limit` and says so in its exit code
+    // (issue 14, item 7: it exited 0). The default fact limit applies.
+    let out = sudolog()
+        .args(["grade", "--rules-add"])
+        .arg(runaway("runaway_state.dl"))
+        .arg(repo_path("tests/data/x4.txt"))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.contains("fact_limit"), "{text}");
+    sudolog()
+        .args(["grade"])
+        .arg(repo_path("tests/data/x4.txt"))
+        .assert()
+        .success();
+}

@@ -269,3 +269,61 @@ fn a_rule_set_that_fills_a_wrong_grid_is_caught_and_named() {
     assert!(line.starts_with("# invalid result"), "{line}");
     assert!(line.contains("bad.dl:3"), "names the rule: {line}");
 }
+
+#[test]
+fn a_count_stopped_by_a_limit_after_a_solution_is_a_limit() {
+    // `--count 2` asks whether there is a second solution: a search cut
+    // before it could tell has not answered, whatever it found (issue 14,
+    // item 7: it said `solved`, exit 0). The limit is one branch short of
+    // what the whole count takes, past what the first solution takes.
+    let p = format!("{}\n", ESSAY[2].0);
+    let branches = |args: &[&str]| {
+        let (_, out) = run(args, &p);
+        let o = &json_lines(&out)[0];
+        o["stats"]["branches"].as_u64().expect("branches")
+    };
+    let first = branches(&["solve", "--count", "1", "--format", "json", "-"]);
+    let all = branches(&["solve", "--count", "2", "--format", "json", "-"]);
+    assert!(
+        first < all,
+        "the first solution takes {first} of {all} branches"
+    );
+    let limit = (all - 1).to_string();
+    let (code, out) = run(
+        &[
+            "solve",
+            "--count",
+            "2",
+            "--max-branches",
+            &limit,
+            "--format",
+            "json",
+            "-",
+        ],
+        &p,
+    );
+    assert_eq!(code, 1, "{out}");
+    let o = &json_lines(&out)[0];
+    assert_eq!(o["status"], "limit", "{o}");
+    assert_eq!(o["solutions"], 1, "{o}");
+    assert_eq!(o["search_complete"], false, "{o}");
+    let (code, line) = run(
+        &[
+            "solve",
+            "--count",
+            "2",
+            "--max-branches",
+            &limit,
+            "--format",
+            "line",
+            "-",
+        ],
+        &p,
+    );
+    assert_eq!(code, 1);
+    assert!(
+        line.starts_with("# stopped by the branch limit (--max-branches)")
+            && line.contains("1 solution found"),
+        "{line}"
+    );
+}

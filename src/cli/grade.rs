@@ -1,6 +1,6 @@
 //! `sudolog grade`: how hard each puzzle is for the rule library.
 
-use super::{EXIT_INVALID, EXIT_OK, RuleArgs, load_engine};
+use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_engine};
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::lang::program::{Builtin, Program};
@@ -68,13 +68,20 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
     let mut summary: BTreeMap<String, usize> = BTreeMap::new();
     let mut fired: BTreeMap<String, (usize, u64)> = BTreeMap::new();
     let mut invalid = 0;
+    let mut ungraded = 0;
     let mut out = io::stdout().lock();
     let work = |i: usize, item: Result<Puzzle, PuzzleError>| match item {
         Err(e) => (i, Err(e)),
         Ok(p) => {
             let outcome = solve(&engine, &p, &options);
             let (g, by) = grade_of(&outcome, program);
-            (i, Ok((p, g, by)))
+            // A run cut short (a fact limit, a timeout) or a wrong grid
+            // has no grade: the exit code says so.
+            let ungraded = matches!(
+                outcome.verdict,
+                Verdict::FactLimit(_) | Verdict::Limit(_) | Verdict::InvalidResult(_)
+            );
+            (i, Ok((p, g, by, ungraded)))
         }
     };
     batch::for_each_ordered(
@@ -95,7 +102,8 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
                         writeln!(out, "{:>6}  invalid: {e}", i + 1)?;
                     }
                 }
-                Ok((p, g, by)) => {
+                Ok((p, g, by, cut)) => {
+                    ungraded += usize::from(cut);
                     *summary.entry(g.clone()).or_default() += 1;
                     for (t, n) in &by {
                         let e = fired.entry(t.clone()).or_default();
@@ -159,5 +167,11 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
             writeln!(out, "{t:<18} {n:>22}   {facts:>13}")?;
         }
     }
-    Ok(if invalid > 0 { EXIT_INVALID } else { EXIT_OK })
+    Ok(if invalid > 0 {
+        EXIT_INVALID
+    } else if ungraded > 0 {
+        EXIT_UNSOLVED
+    } else {
+        EXIT_OK
+    })
 }

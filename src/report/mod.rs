@@ -79,7 +79,7 @@ pub struct Show {
 }
 
 /// "1 solution (unique)", "2 solutions (stopped at --count 2)".
-fn count_words(outcome: &Outcome, show: &Show) -> String {
+fn count_words(outcome: &Outcome) -> String {
     let k = outcome.solutions;
     let plural = if k == 1 { "" } else { "s" };
     let tail = if outcome.complete {
@@ -88,10 +88,9 @@ fn count_words(outcome: &Outcome, show: &Show) -> String {
         } else {
             " (all of them)"
         }
-    } else if k >= show.count_limit {
-        " (stopped at --count)"
     } else {
-        " (search stopped early)"
+        // A search cut by a limit is reported as `limit`, never here.
+        " (stopped at --count)"
     };
     format!("{k} solution{plural}{tail}")
 }
@@ -106,7 +105,7 @@ pub fn line(outcome: &Outcome, puzzle: &Puzzle, show: &Show) -> String {
         Verdict::Solved if show.counting => format!(
             "{} # {}",
             render_line(g, &outcome.grid),
-            count_words(outcome, show)
+            count_words(outcome)
         ),
         Verdict::Solved => render_line(g, &outcome.grid),
         Verdict::Stalled => format!(
@@ -163,7 +162,7 @@ pub fn error_line(error: &PuzzleError) -> String {
 pub fn grid(index: usize, outcome: &Outcome, puzzle: &Puzzle, show: &Show) -> String {
     let g = &puzzle.geometry;
     let what = match outcome.verdict {
-        Verdict::Solved if show.counting => format!("solved, {}", count_words(outcome, show)),
+        Verdict::Solved if show.counting => format!("solved, {}", count_words(outcome)),
         _ => reason(outcome, puzzle),
     };
     let mut out = format!(
