@@ -123,3 +123,28 @@ fn a_puzzle_without_a_solution_or_with_a_wrong_one_is_refused() {
         .code(2)
         .stderr(contains("the solution given is wrong").and(contains("wrong.txt:1")));
 }
+
+#[test]
+fn runs_cut_by_the_fact_limit_are_no_clean_bill() {
+    // Every run stops at the fact limit: the verdict says the facts were
+    // checked only that far, and the exit code is 1 (issue 14, item 7: it
+    // said "no rule derived a wrong fact" and exited 0). `-j` is taken.
+    sudolog()
+        .args([
+            "verify-rules",
+            "-j",
+            "1",
+            "--max-tier",
+            "2",
+            "--max-facts",
+            "20000",
+        ])
+        .args(sample())
+        .arg("--rules-add")
+        .arg(repo_path("tests/data/rules/runaway_state.dl"))
+        .assert()
+        .code(1)
+        .stdout(contains("cut short: "))
+        .stdout(contains("relation `m` grew"))
+        .stdout(contains("before the runs were cut"));
+}

@@ -4,6 +4,7 @@
 
 use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, compile, load_program};
 use crate::batch;
+use crate::engine::DEFAULT_FACT_LIMIT;
 use crate::grid::{Puzzle, PuzzleError, PuzzleReader, read_inputs};
 use crate::inspect::verify::{WrongFact, wrong_facts};
 use crate::lang::program::Program;
@@ -22,6 +23,14 @@ pub struct VerifyArgs {
     /// A file with one solution per puzzle of --against, in the same order.
     #[arg(long, value_name = "FILE")]
     pub solutions: Option<String>,
+    /// Stop a run whose rules store more than N facts (a rule that derives
+    /// without end); such runs are reported as cut short.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_FACT_LIMIT,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_facts: u64,
+    /// Check on N threads (default: every core).
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     /// The rule set; each of its techniques (or those --techniques names)
     /// is checked with singles, as far as it gets without guessing.
     #[command(flatten)]
@@ -51,21 +60,30 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
     // where it happened.
     let mut found: BTreeMap<String, (String, usize, WrongFact, String)> = BTreeMap::new();
     let runs = technique_sets(&program);
+    let jobs = args.jobs.map_or_else(batch::default_jobs, usize::from);
+    // Runs cut short (the fact limit) were checked only as far as they got.
+    let mut cut = 0usize;
+    let mut first_cut: Option<(String, String, String)> = None;
     for techniques in &runs {
         let mut p = program.clone();
         if let Err(e) = p.restrict_techniques(techniques) {
             noteln!("sudolog: {e}");
             return Ok(EXIT_INVALID);
         }
-        let Some(engine) = compile(p) else {
+        let Some(mut engine) = compile(p) else {
             return Ok(EXIT_INVALID);
         };
+        engine.fact_limit = args.max_facts;
         let work = |_: usize, case: &Case| {
             let at = format!("{}:{}", case.puzzle.origin.file, case.puzzle.origin.line);
             (at, wrong_facts(&engine, &case.puzzle, &case.solution))
         };
-        batch::for_each_ordered(cases.iter(), batch::default_jobs(), work, |(at, wrong)| {
-            for w in wrong {
+        batch::for_each_ordered(cases.iter(), jobs, work, |(at, checked)| {
+            if let Some(grew) = checked.cut {
+                cut += 1;
+                first_cut.get_or_insert((at.clone(), grew, techniques.join(", ")));
+            }
+            for w in checked.wrong {
                 let entry = found
                     .entry(w.rule.clone())
                     .or_insert_with(|| (w.technique.clone(), 0, w, at.clone()));
@@ -87,6 +105,13 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
             writeln!(out, "    {line}")?;
         }
     }
+    if let Some((at, grew, techniques)) = &first_cut {
+        writeln!(
+            out,
+            "cut short: {cut} run{} stopped at the fact limit (first: {techniques} on the puzzle at {at}, where {grew} grew); their facts were checked only up to there: raise --max-facts, or fix the rule that grows",
+            if cut == 1 { "" } else { "s" }
+        )?;
+    }
     writeln!(
         out,
         "{} puzzle{} with solutions, {} technique run{}: {}",
@@ -94,7 +119,10 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
         if cases.len() == 1 { "" } else { "s" },
         runs.len(),
         if runs.len() == 1 { "" } else { "s" },
-        if found.is_empty() {
+        if found.is_empty() && cut > 0 {
+            "no rule derived a fact that contradicts a solution before the runs were cut"
+                .to_string()
+        } else if found.is_empty() {
             "no rule derived a fact that contradicts a solution".to_string()
         } else {
             format!(
@@ -104,7 +132,7 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
             )
         }
     )?;
-    Ok(if found.is_empty() {
+    Ok(if found.is_empty() && cut == 0 {
         EXIT_OK
     } else {
         EXIT_UNSOLVED

@@ -6,7 +6,7 @@
 
 use super::db::FactDb;
 use super::explain;
-use crate::engine::{Engine, FactOrigin};
+use crate::engine::{Engine, FactOrigin, Status};
 use crate::grid::Puzzle;
 use crate::lang::program::{Builtin, RelId, cell_coords};
 
@@ -28,13 +28,28 @@ pub struct WrongFact {
     pub derivation: String,
 }
 
+/// What checking one puzzle found.
+#[derive(Debug, Default)]
+pub struct Verification {
+    /// The wrong facts of the first step that derived any.
+    pub wrong: Vec<WrongFact>,
+    /// The run was cut short (the fact limit, naming what grew): only the
+    /// facts derived by then were checked.
+    pub cut: Option<String>,
+}
+
 /// Runs `engine`'s rules on `puzzle` without guessing and returns the
 /// wrong facts of the first step that derived any (none if every fact
-/// agrees with `solution`, a full grid of digits).
-pub fn wrong_facts(engine: &Engine, puzzle: &Puzzle, solution: &[u8]) -> Vec<WrongFact> {
+/// agrees with `solution`, a full grid of digits), and whether the run was
+/// cut short.
+pub fn wrong_facts(engine: &Engine, puzzle: &Puzzle, solution: &[u8]) -> Verification {
     let g = puzzle.geometry;
     let mut solve = engine.start_with_regions(g, puzzle.regions.as_deref(), &puzzle.cells);
-    solve.run();
+    let cut = match solve.run() {
+        Status::FactLimit(grew) => Some(grew),
+        Status::Timeout => Some("the time limit".to_string()),
+        _ => None,
+    };
     let program = engine.program();
     let db = FactDb::new(program, &solve);
     let cell_index = |v: i32| {
@@ -60,9 +75,12 @@ pub fn wrong_facts(engine: &Engine, puzzle: &Puzzle, solution: &[u8]) -> Vec<Wro
         }
     }
     let Some(first) = wrong.iter().map(|w| w.0.step).min() else {
-        return Vec::new();
+        return Verification {
+            wrong: Vec::new(),
+            cut,
+        };
     };
-    wrong
+    let wrong = wrong
         .into_iter()
         .filter(|w| w.0.step == first)
         .map(|(origin, rel, values, c)| {
@@ -76,5 +94,6 @@ pub fn wrong_facts(engine: &Engine, puzzle: &Puzzle, solution: &[u8]) -> Vec<Wro
                 derivation: explain::render(&explain::explain(&db, rel, &values, 3)),
             }
         })
-        .collect()
+        .collect();
+    Verification { wrong, cut }
 }
