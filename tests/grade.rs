@@ -135,3 +135,32 @@ fn an_invalid_puzzle_gets_one_line_and_the_others_are_graded() {
     assert!(text.contains("bad_puzzles.txt:3  singles"), "{text}");
     assert_eq!(out.status.code(), Some(2), "invalid input exits with 2");
 }
+
+#[test]
+fn puzzles_with_no_or_several_solutions_are_graded_as_such() {
+    // Not "guessing" (issue 14, item 12): a stalled puzzle is counted up
+    // to two solutions; no solution or several makes the exit code 1.
+    let empty = ".".repeat(81);
+    let no_solution = read_repo_file("tests/data/no_solution.txt")
+        .lines()
+        .next()
+        .expect("a puzzle")
+        .to_string();
+    let input = format!("{empty}\n{no_solution}\n");
+    let out = sudolog()
+        .args(["grade", "--json", "-"])
+        .write_stdin(input)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let rows = json_lines(&String::from_utf8_lossy(&out));
+    assert_eq!(rows[0]["grade"], "several_solutions", "{rows:?}");
+    assert_eq!(rows[1]["grade"], "no_solution", "{rows:?}");
+    // A proper puzzle still grades and exits 0.
+    sudolog()
+        .args(["grade", "tests/data/essay.txt"])
+        .assert()
+        .success();
+}

@@ -64,6 +64,10 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
         mode: Mode::LogicOnly,
         ..SearchOptions::default()
     };
+    let counting = SearchOptions {
+        mode: Mode::Count(2),
+        ..SearchOptions::default()
+    };
     let program = engine.program();
     let mut summary: BTreeMap<String, usize> = BTreeMap::new();
     let mut fired: BTreeMap<String, (usize, u64)> = BTreeMap::new();
@@ -74,13 +78,25 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
         Err(e) => (i, Err(e)),
         Ok(p) => {
             let outcome = solve(&engine, &p, &options);
-            let (g, by) = grade_of(&outcome, program);
-            // A run cut short (a fact limit, a timeout) or a wrong grid
-            // has no grade: the exit code says so.
+            let (mut g, by) = grade_of(&outcome, program);
+            // A puzzle the rules cannot finish needs guessing only if it
+            // has one solution: count up to two to tell.
+            if matches!(outcome.verdict, Verdict::Stalled | Verdict::Contradiction) {
+                let count = solve(&engine, &p, &counting);
+                if count.solutions == 0 && count.complete {
+                    g = "no_solution".to_string();
+                } else if count.solutions >= 2 {
+                    g = "several_solutions".to_string();
+                }
+            }
+            // A run cut short (a fact limit, a timeout), a wrong grid, or a
+            // puzzle that is no proper Sudoku has no grade: the exit code
+            // says so.
             let ungraded = matches!(
                 outcome.verdict,
                 Verdict::FactLimit(_) | Verdict::Limit(_) | Verdict::InvalidResult(_)
-            );
+            ) || g == "no_solution"
+                || g == "several_solutions";
             (i, Ok((p, g, by, ungraded)))
         }
     };
