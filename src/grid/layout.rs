@@ -46,6 +46,20 @@ pub(crate) fn classify(text: &str) -> LineKind {
     }
 }
 
+/// Whether a file's first line is the header of a CSV file of puzzles
+/// (`quizzes,solutions` in the Kaggle sets): at least two comma-separated
+/// names, each starting with a letter and none the length of a puzzle.
+pub(crate) fn is_csv_header(text: &str) -> bool {
+    let fields: Vec<&str> = text.trim().split(',').map(str::trim).collect();
+    fields.len() >= 2
+        && fields.iter().all(|f| {
+            f.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && f.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ' ')
+                && !PUZZLE_LINE_LENGTHS.contains(&f.len())
+        })
+}
+
 /// The symbols of a grid row: everything except whitespace and the box
 /// drawing characters `|` and `+`.
 pub(crate) fn grid_symbols(text: &str, line: usize) -> Vec<Sym> {

@@ -9,6 +9,11 @@ use std::io::{self, BufRead};
 /// puzzle, so we skip the rest of it instead of buffering it.
 pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// An over-long line is skipped to its end, but no further than this: an
+/// input whose line goes on past it (`/dev/zero`, a binary file) is given
+/// up as unreadable instead of being read forever.
+pub(crate) const MAX_SKIPPED_BYTES: usize = 64 * 1024 * 1024;
+
 /// Why a line could not be turned into text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum LineFault {
@@ -73,7 +78,18 @@ impl<R: BufRead> LineSource<R> {
         self.buf.clear();
         let mut too_long = false;
         let mut saw_bytes = false;
+        let mut line_bytes = 0usize;
         loop {
+            if line_bytes > MAX_SKIPPED_BYTES {
+                return Some(Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "line {} goes on for more than {} MiB without an end; this is no puzzle file",
+                        self.lines_read + 1,
+                        MAX_SKIPPED_BYTES / (1024 * 1024)
+                    ),
+                )));
+            }
             let chunk = match self.input.fill_buf() {
                 Ok(chunk) => chunk,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -88,6 +104,7 @@ impl<R: BufRead> LineSource<R> {
             let take = end.unwrap_or(chunk.len());
             let room = MAX_LINE_BYTES.saturating_sub(self.buf.len());
             too_long |= take > room;
+            line_bytes += take;
             self.buf.extend_from_slice(&chunk[..take.min(room)]);
             let carriage_return = end.is_some_and(|e| chunk[e] == b'\r');
             self.input.consume(take + usize::from(end.is_some()));
@@ -212,6 +229,14 @@ mod tests {
         let second = src.next_line().unwrap().unwrap();
         assert_eq!((second.number, second.text), (2, Ok("next".to_string())));
         assert!(src.next_line().is_none());
+    }
+
+    #[test]
+    fn an_endless_line_is_given_up_not_read_forever() {
+        // `/dev/zero`, say: no line end ever comes.
+        let mut src = LineSource::new(BufReader::new(std::io::repeat(b'0')));
+        let e = src.next_line().expect("an answer").expect_err("an error");
+        assert!(e.to_string().contains("without an end"), "{e}");
     }
 
     #[test]

@@ -6,7 +6,8 @@ use std::io::{self, BufRead};
 
 use super::assemble::assemble;
 use super::layout::{
-    LineKind, PUZZLE_LINE_LENGTHS, Sym, classify, first_token, grid_symbols, spaced_symbols,
+    LineKind, PUZZLE_LINE_LENGTHS, Sym, classify, first_token, grid_symbols, is_csv_header,
+    spaced_symbols,
 };
 use super::lines::{Line, LineFault, LineSource};
 use super::regions::{RegionMap, is_region_row, parse_region_map};
@@ -323,6 +324,21 @@ impl<R: BufRead> PuzzleReader<R> {
                 let regions = parse_region_map(g, &map, &self.file)?;
                 return assemble(g, &token, self.origin(number), rest, Some(regions));
             }
+            // A long word of letters is a region map of the wrong length,
+            // not a label: solving as a classic Sudoku would be wrong.
+            if map.len() >= 2 * g.n && is_region_row(&map) {
+                let shift = text.trim_end().chars().count() - label.chars().count();
+                return Err(self.error(
+                    number,
+                    map[0].col + shift,
+                    format!(
+                        "this jigsaw region map has {} {} but needs {}, one region letter per cell",
+                        map.len(),
+                        plural(map.len(), "letter"),
+                        g.cell_count()
+                    ),
+                ));
+            }
             return assemble(g, &token, self.origin(number), label, None);
         }
         let spaced = spaced_symbols(text, number);
@@ -385,7 +401,7 @@ impl<R: BufRead> PuzzleReader<R> {
                 Ok(text) => text,
                 Err(fault) => return Some(Err(self.fault_error(line.number, &fault))),
             };
-            if classify(&text) != LineKind::Content {
+            if classify(&text) != LineKind::Content || (line.number == 1 && is_csv_header(&text)) {
                 continue;
             }
             let row = grid_symbols(&text, line.number);

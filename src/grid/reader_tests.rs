@@ -559,3 +559,33 @@ fn typo_in_first_grid_row_is_reported_as_a_symbol() {
         ]
     );
 }
+
+#[test]
+fn a_csv_header_line_is_skipped() {
+    // The Kaggle sets start with `quizzes,solutions` (issue 14, item 10:
+    // the header was reported as a bad puzzle).
+    let input = format!("quizzes,solutions\n{E1},{E1}\n");
+    let items: Vec<_> = PuzzleReader::new(Cursor::new(input), "k.csv").collect();
+    assert_eq!(items.len(), 1, "{items:?}");
+    assert_eq!(items[0].as_ref().expect("a puzzle").origin.line, 2);
+    // Only on the first line, and only names: a later one is an error.
+    let input = format!("{E1}\nquizzes,solutions\n");
+    let items: Vec<_> = PuzzleReader::new(Cursor::new(input), "k.csv").collect();
+    assert_eq!(items.len(), 2);
+    assert!(items[1].is_err());
+}
+
+#[test]
+fn a_region_map_of_the_wrong_length_is_an_error_not_a_label() {
+    // It was read as a label and the jigsaw solved as a classic Sudoku
+    // (issue 14, item 10). A short word after the puzzle stays a label.
+    let map = "AAABBCCCCAAABBBCCCAADBBBBCCADDEEEFFFDDDEEEFFFDDDEEHFFFGGGEHHIIIGGGHHHIIIGGGHHHII";
+    let e = one_err(&format!("{E1} {map}"));
+    assert_eq!((e.line, e.column), (1, 83));
+    assert!(
+        e.message.contains("80 letters but needs 81"),
+        "{}",
+        e.message
+    );
+    assert!(one(&format!("{E1} Easy")).regions.is_none());
+}

@@ -59,8 +59,9 @@ fn reason(outcome: &Outcome, puzzle: &Puzzle) -> String {
             format!("invalid result: the rules produced a wrong grid ({why}); check the rule files")
         }
         Verdict::FactLimit(grew) => format!(
-            "stopped: {grew} grew past the fact limit (--max-facts); a rule \
-             derives values without end: bound its numbers, or raise the limit"
+            "stopped: {grew} grew past the fact limit (--max-facts): a rule that \
+             derives without end (bound its numbers) or a join or count too large \
+             for the limit (narrow the rule, or raise the limit)"
         ),
     }
 }
