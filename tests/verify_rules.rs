@@ -148,3 +148,20 @@ fn runs_cut_by_the_fact_limit_are_no_clean_bill() {
         .stdout(contains("relation `m` grew"))
         .stdout(contains("before the runs were cut"));
 }
+
+#[test]
+fn units_smaller_than_the_digit_count_leave_the_library_sound() {
+    // A killer cage declared as a unit (issue 14, item 11): locked
+    // candidates took it for a unit holding every digit.
+    for file in ["cage_unit.dl", "cage_unit_8.dl"] {
+        sudolog()
+            .args(["verify-rules", "--rules-add"])
+            .arg(repo_path(&format!("tests/data/rules/{file}")))
+            .args(sample())
+            .assert()
+            .success()
+            .stdout(contains(
+                "no rule derived a fact that contradicts a solution",
+            ));
+    }
+}
