@@ -348,3 +348,33 @@ fn the_sqlite_export_answers_sql() {
         .expect("query");
     assert_eq!(r1c3, "7");
 }
+
+#[test]
+fn inspecting_a_puzzle_without_one_solution_says_so() {
+    // Issue 14, item 12: facts, query and explain showed the facts of a
+    // puzzle with no solution, or several, without a word.
+    let run = |args: &[&str], stdin: &str| sudolog(args, stdin).2;
+    let empty = "................\n";
+    for args in [
+        &["facts", "--relation", "placed", "-"][..],
+        &["query", "-", "placed(C, 1)"][..],
+    ] {
+        let stderr = run(args, empty);
+        assert!(
+            stderr.contains("has several solutions"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let no_solution = std::fs::read_to_string("tests/data/no_solution.txt").expect("the file");
+    let first = no_solution.lines().next().expect("a puzzle");
+    let stderr = run(
+        &["facts", "--relation", "placed", "-"],
+        &format!("{first}\n"),
+    );
+    assert!(stderr.contains("has no solution"), "{stderr}");
+    let stderr = run(
+        &["facts", "--relation", "placed", "tests/data/essay.txt"],
+        "",
+    );
+    assert!(!stderr.contains("note:"), "{stderr}");
+}
