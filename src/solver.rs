@@ -153,6 +153,41 @@ pub fn solve_logic(engine: &Engine, puzzle: &Puzzle) -> Outcome {
     solve(engine, puzzle, &options)
 }
 
+/// How many solutions a puzzle has, as far as a bounded count tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Uniqueness {
+    /// The search is complete and found none.
+    NoSolution,
+    /// The search is complete and found one.
+    Unique,
+    /// It found two.
+    Several,
+    /// The bound stopped it first.
+    Unknown,
+}
+
+/// The branches a uniqueness check opens before it answers `Unknown`: the
+/// hardest corpus puzzles need hundreds; this bounds the time a check of a
+/// puzzle with no end of branches in sight can take.
+pub const UNIQUENESS_BRANCHES: u64 = 100_000;
+
+/// Counts a puzzle's solutions up to two, opening at most `max_branches`
+/// branches (see [`UNIQUENESS_BRANCHES`]).
+pub fn uniqueness(engine: &Engine, puzzle: &Puzzle, max_branches: u64) -> Uniqueness {
+    let options = SearchOptions {
+        mode: Mode::Count(2),
+        max_branches: Some(max_branches),
+        ..SearchOptions::default()
+    };
+    let r = search(engine, puzzle, &options);
+    match (r.solutions, r.stop) {
+        (2.., _) => Uniqueness::Several,
+        (0, Stop::Complete) => Uniqueness::NoSolution,
+        (1, Stop::Complete) => Uniqueness::Unique,
+        _ => Uniqueness::Unknown,
+    }
+}
+
 /// What is wrong with a grid, and the cells concerned.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolutionError {

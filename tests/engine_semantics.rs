@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use sudolog::engine::{Engine, Guess, Solve, Status};
 use sudolog::grid::{Geometry, Puzzle, PuzzleReader};
 use sudolog::lang::library::RuleSources;
-use sudolog::solver::{Verdict, solve_logic};
+use sudolog::solver::{UNIQUENESS_BRANCHES, Uniqueness, Verdict, solve_logic, uniqueness};
 
 const GRID_DL: &str = include_str!("../rules/grid.dl");
 
@@ -259,6 +259,13 @@ struct Observed {
     eliminated: BTreeSet<(usize, u8)>,
     contradictions: BTreeSet<(String, Option<usize>)>,
     firings: Vec<(usize, u32)>,
+}
+
+/// A solve of `givens` (no guessing) run to its end.
+fn run_to_end<'e>(engine: &'e Engine, givens: &[u8]) -> Solve<'e> {
+    let mut solve = engine.start(geometry_for(givens), givens);
+    solve.run();
+    solve
 }
 
 fn observe(engine: &Engine, givens: &[u8]) -> Observed {
@@ -1202,8 +1209,7 @@ narrow_all(C) :- cell(C), size(N), count : { eliminated(C, _) } >= N - 2.
     let engine = standard_engine(Some(text));
     for line in [ESSAY, STALL_1, STALL_2] {
         let givens = cells(line);
-        let mut solve = engine.start(geometry_for(&givens), &givens);
-        solve.run();
+        let solve = run_to_end(&engine, &givens);
         let guarded = facts_with_steps(&solve, "narrow");
         let all = facts_with_steps(&solve, "narrow_all");
         let placed = placement_steps(&solve);
@@ -1244,8 +1250,7 @@ few_all(U, D) :- unit(U), digit(D), size(N),
     let engine = standard_engine(Some(text));
     for line in [ESSAY, STALL_1, STALL_2] {
         let givens = cells(line);
-        let mut solve = engine.start(geometry_for(&givens), &givens);
-        solve.run();
+        let solve = run_to_end(&engine, &givens);
         let guarded = facts_with_steps(&solve, "few");
         let all = facts_with_steps(&solve, "few_all");
         let done = facts_with_steps(&solve, "done_in");
@@ -1275,8 +1280,7 @@ q(C, D) :- placed(C, E), digit(D), D != E, unless eliminated(C, D).
     let engine = standard_engine(Some(text));
     for line in [ESSAY, STALL_1] {
         let givens = cells(line);
-        let mut solve = engine.start(geometry_for(&givens), &givens);
-        solve.run();
+        let solve = run_to_end(&engine, &givens);
         let q = facts_with_steps(&solve, "q");
         let placed = facts_with_steps(&solve, "placed");
         let eliminated = facts_with_steps(&solve, "eliminated");
@@ -1317,8 +1321,7 @@ lk(A, B, X, U) :- two(U, X), in_unit(A, U), in_unit(B, U), A != B, size(N),
     for line in [STALL_1, STALL_2] {
         let givens = cells(line);
         let n = 9;
-        let mut solve = engine.start(geometry_for(&givens), &givens);
-        solve.run();
+        let solve = run_to_end(&engine, &givens);
         let cands = solve.candidates();
         let lk: BTreeSet<(usize, usize, u8)> = facts_with_steps(&solve, "lk")
             .keys()
@@ -1388,8 +1391,7 @@ fn explain_re_derives_every_fact_of_the_guarded_library() {
     let mut checked = 0;
     for line in [STALL_1, STALL_2] {
         let givens = cells(line);
-        let mut solve = engine.start(geometry_for(&givens), &givens);
-        solve.run();
+        let solve = run_to_end(&engine, &givens);
         let db = FactDb::new(engine.program(), &solve);
         for &rel in &guarded {
             for fact in &db.relations[rel].facts {
@@ -1419,8 +1421,7 @@ fn a_negated_given_beside_a_count_reads_each_puzzle() {
     );
     for line in ["1..4.........32.", "12..34..........", "................"] {
         let givens = cells(line);
-        let mut solve = engine.start(geometry_for(&givens), &givens);
-        solve.run();
+        let solve = run_to_end(&engine, &givens);
         let q: BTreeSet<i64> = facts_with_steps(&solve, "q")
             .into_keys()
             .map(|v| v[0])
@@ -1449,8 +1450,7 @@ cover_pair(M, T) :- covers(M, T).
 "#;
     let engine = bare_engine(text);
     let givens = cells("1..4.........32.");
-    let mut solve = engine.start(geometry_for(&givens), &givens);
-    solve.run();
+    let solve = run_to_end(&engine, &givens);
     let cols = facts_with_steps(&solve, "cols");
     assert_eq!(cols.len(), 12, "{cols:?}");
     let bits = |s: i64| (1..=4).filter(|k| s & (1 << k) != 0).collect::<Vec<_>>();
@@ -1489,8 +1489,7 @@ gone(C, M) :- cell(C), M = set E : { eliminated(C, E) }.
     let engine = standard_engine(Some(text));
     for line in [ESSAY, STALL_1, STALL_2] {
         let givens = cells(line);
-        let mut solve = engine.start(geometry_for(&givens), &givens);
-        solve.run();
+        let solve = run_to_end(&engine, &givens);
         let gone = facts_with_steps(&solve, "gone");
         let eliminated = facts_with_steps(&solve, "eliminated");
         let mut last: BTreeMap<i64, (i64, u32)> = BTreeMap::new();
@@ -1538,8 +1537,7 @@ fn an_exact_count_sees_groups_that_arrive_after_the_first_fixpoint() {
         STALL_1,
     ] {
         let givens = cells(line);
-        let mut solve = engine.start(geometry_for(&givens), &givens);
-        solve.run();
+        let solve = run_to_end(&engine, &givens);
         let fours: BTreeSet<i64> = facts_with_steps(&solve, "placed")
             .into_keys()
             .filter(|v| v[1] == 4)
@@ -1556,4 +1554,34 @@ fn an_exact_count_sees_groups_that_arrive_after_the_first_fixpoint() {
         assert_eq!(v, expected, "{line}");
     }
     assert!(placed_by_rules > 0, "no 4 was placed by the rules");
+}
+
+#[test]
+fn a_uniqueness_check_is_bounded() {
+    // `grade`, `facts`, `query` and `explain` count solutions up to two;
+    // the branch bound keeps a search with no end in sight from hanging
+    // them: past it the answer is `Unknown`, never a wrong one.
+    let engine = standard_engine(None);
+    let empty = puzzle(&".".repeat(81));
+    assert_eq!(
+        uniqueness(&engine, &empty, UNIQUENESS_BRANCHES),
+        Uniqueness::Several
+    );
+    let hard = puzzle(STALL_1);
+    assert_eq!(
+        uniqueness(&engine, &hard, UNIQUENESS_BRANCHES),
+        Uniqueness::Unique
+    );
+    assert_eq!(uniqueness(&engine, &hard, 1), Uniqueness::Unknown);
+    let none = puzzle(
+        std::fs::read_to_string("tests/data/no_solution.txt")
+            .expect("the file")
+            .lines()
+            .next()
+            .expect("a puzzle"),
+    );
+    assert_eq!(
+        uniqueness(&engine, &none, UNIQUENESS_BRANCHES),
+        Uniqueness::NoSolution
+    );
 }

@@ -4,8 +4,7 @@ use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_engine};
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::lang::program::{Builtin, Program};
-use crate::search::{Mode, SearchOptions};
-use crate::solver::{Outcome, Verdict, solve};
+use crate::solver::{Outcome, UNIQUENESS_BRANCHES, Uniqueness, Verdict, solve_logic, uniqueness};
 use clap::Args;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -60,14 +59,6 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
     let Some(engine) = load_engine(&args.rules) else {
         return Ok(EXIT_INVALID);
     };
-    let options = SearchOptions {
-        mode: Mode::LogicOnly,
-        ..SearchOptions::default()
-    };
-    let counting = SearchOptions {
-        mode: Mode::Count(2),
-        ..SearchOptions::default()
-    };
     let program = engine.program();
     let mut summary: BTreeMap<String, usize> = BTreeMap::new();
     let mut fired: BTreeMap<String, (usize, u64)> = BTreeMap::new();
@@ -77,16 +68,15 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
     let work = |i: usize, item: Result<Puzzle, PuzzleError>| match item {
         Err(e) => (i, Err(e)),
         Ok(p) => {
-            let outcome = solve(&engine, &p, &options);
+            let outcome = solve_logic(&engine, &p);
             let (mut g, by) = grade_of(&outcome, program);
             // A puzzle the rules cannot finish needs guessing only if it
             // has one solution: count up to two to tell.
             if matches!(outcome.verdict, Verdict::Stalled | Verdict::Contradiction) {
-                let count = solve(&engine, &p, &counting);
-                if count.solutions == 0 && count.complete {
-                    g = "no_solution".to_string();
-                } else if count.solutions >= 2 {
-                    g = "several_solutions".to_string();
+                match uniqueness(&engine, &p, UNIQUENESS_BRANCHES) {
+                    Uniqueness::NoSolution => g = "no_solution".to_string(),
+                    Uniqueness::Several => g = "several_solutions".to_string(),
+                    Uniqueness::Unique | Uniqueness::Unknown => {}
                 }
             }
             // A run cut short (a fact limit, a timeout), a wrong grid, or a

@@ -8,7 +8,8 @@ use crate::inspect::explain;
 use crate::inspect::export::{Table, TableFormat};
 use crate::lang::check::check_query;
 use crate::lang::program::{Arg, Builtin, Literal, RelId, cell_value};
-use crate::search::{Mode, SearchOptions, Stop, search, search_keeping};
+use crate::search::{Mode, SearchOptions, Stop, search_keeping};
+use crate::solver::{UNIQUENESS_BRANCHES, Uniqueness, uniqueness};
 use clap::{Args, ValueEnum};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -132,24 +133,16 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
     let (_, kept) = search_keeping(&engine, &puzzle, &options, true);
     // Facts of a puzzle that is no proper Sudoku mislead unless said so:
     // count its solutions up to two.
-    let counted = search(
-        &engine,
-        &puzzle,
-        &SearchOptions {
-            mode: Mode::Count(2),
-            ..SearchOptions::default()
-        },
-    );
-    if counted.solutions == 0 && counted.stop == Stop::Complete {
-        noteln!(
+    match uniqueness(&engine, &puzzle, UNIQUENESS_BRANCHES) {
+        Uniqueness::NoSolution => noteln!(
             "note: {} (puzzle {index}) has no solution: the facts are those the rules reach before the contradiction",
             target.file
-        );
-    } else if counted.solutions >= 2 {
-        noteln!(
+        ),
+        Uniqueness::Several => noteln!(
             "note: {} (puzzle {index}) has several solutions: the facts are those of the first one found",
             target.file
-        );
+        ),
+        Uniqueness::Unique | Uniqueness::Unknown => {}
     }
     let state = match kept {
         Some(s) => s,

@@ -115,10 +115,16 @@ enum Counters {
 /// A set's memoised row: the group's row and the value's bit together
 /// (values are at most 30: five bits).
 fn set_row(row: Value, value: Value) -> Option<u32> {
-    (1..=MAX_SET_MEMBER)
-        .contains(&i64::from(value))
+    let fits = usize::try_from(row).is_ok_and(|r| r < MAX_SET_GROUPS);
+    (fits && (1..=MAX_SET_MEMBER).contains(&i64::from(value)))
         .then_some((row as u32) << 5 | value as u32)
 }
+
+/// The most groups a set over a numbered static seed can have: its rows
+/// share a word with a value's five bits (see [`set_row`]). A seed that
+/// large (4 GiB of tuples, only with a raised `--max-facts`) stops the run
+/// at the fact limit rather than mix up its groups.
+const MAX_SET_GROUPS: usize = 1 << 27;
 
 /// What stops a run early.
 #[derive(Clone, Copy, Debug)]
@@ -202,6 +208,7 @@ impl Store {
         for &(rel, var) in &plan.base_loads {
             vars[var].insert(&base_facts(rel), loaded);
         }
+        let mut too_many_groups = false;
         let mut store = Store {
             vars,
             counters: plan
@@ -209,7 +216,9 @@ impl Store {
                 .iter()
                 .map(|a| match (a.row_slot, a.seed) {
                     (Some(_), SeedSource::Static(index)) if a.elem_slot.is_some() => {
-                        Counters::DenseSets(vec![0; statics.index_tuples(index).len()])
+                        let groups = statics.index_tuples(index).len();
+                        too_many_groups |= groups > MAX_SET_GROUPS;
+                        Counters::DenseSets(vec![0; groups.min(MAX_SET_GROUPS)])
                     }
                     _ if a.elem_slot.is_some() => Counters::Sets(FxHashMap::default()),
                     (Some(_), SeedSource::Static(index)) => Counters::Dense(
@@ -235,7 +244,7 @@ impl Store {
             out_buf: Vec::new(),
             reached_buf: Vec::new(),
             op_room: usize::MAX,
-            overflowed: false,
+            overflowed: too_many_groups,
         };
         // Groups of static seeds already satisfied with a count of zero.
         for (i, agg) in plan.aggs.iter().enumerate() {
@@ -1171,5 +1180,21 @@ fn extend_into(
             // The caller sees the operator was cut: a fact limit.
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod set_row_tests {
+    use super::*;
+
+    #[test]
+    fn a_set_row_holds_its_group_and_value_or_nothing() {
+        assert_eq!(set_row(3, 7), Some(3 << 5 | 7));
+        // No bit for a value outside 1..=30, no room for a row past the bound.
+        assert_eq!(set_row(3, 0), None);
+        assert_eq!(set_row(3, 31), None);
+        assert_eq!(set_row(MAX_SET_GROUPS as Value - 1, 30), Some(u32::MAX - 1));
+        assert_eq!(set_row(MAX_SET_GROUPS as Value, 1), None);
+        assert_eq!(set_row(-1, 1), None);
     }
 }
