@@ -150,11 +150,12 @@ pub fn search_keeping<'e>(
     };
     let mut stack: Vec<Pending> = Vec::new();
     let regions = puzzle.regions.as_deref();
-    let mut current = Some(engine.start_with_regions(puzzle.geometry, regions, &puzzle.cells));
+    let deadline = options.timeout.map(|t| started + t);
+    let mut current = Some(engine.start_until(puzzle.geometry, regions, &puzzle.cells, deadline));
     loop {
         if let Some(mut solve) = current.take() {
             let since = solve.steps();
-            let status = solve.run_until(options.timeout.map(|t| started + t));
+            let status = solve.run_until(deadline);
             account(&mut result.stats, &solve);
             if options.trace {
                 log_branch(&mut result.log, &solve, since, &status, puzzle);

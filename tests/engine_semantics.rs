@@ -1585,3 +1585,17 @@ fn a_uniqueness_check_is_bounded() {
         Uniqueness::NoSolution
     );
 }
+
+#[test]
+fn statics_cut_by_a_deadline_stop_that_solve_and_are_computed_again_for_the_next() {
+    let engine = standard_engine(None);
+    let givens = cells(ESSAY);
+    let g = geometry_for(&givens);
+    let passed = std::time::Instant::now();
+    let mut cut = engine.start_until(g, None, &givens, Some(passed));
+    assert_eq!(cut.run(), Status::Timeout);
+    // The next solve of that grid size must not inherit the cut statics.
+    let mut solve = engine.start(g, &givens);
+    assert_eq!(solve.run(), Status::Solved);
+    assert_eq!(solve.grid(), cells(ESSAY_SOLUTION));
+}

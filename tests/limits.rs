@@ -123,6 +123,29 @@ fn a_runaway_within_one_fixpoint_is_stopped_by_the_time_limit() {
 }
 
 #[test]
+fn a_runaway_in_the_static_relations_is_stopped_by_the_time_limit() {
+    // With the fact limit out of reach, only the deadline can stop the
+    // statics; each puzzle computes them anew (cut statics are not cached)
+    // and each gets its own result.
+    let out = sudolog()
+        .args(["solve", "--format", "line", "-j1", "--timeout", "0.2"])
+        .args(["--max-facts", "1000000000", "--rules-add"])
+        .arg(runaway("runaway_static.dl"))
+        .arg(repo_path("tests/data/essay.txt"))
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    let stopped = text
+        .lines()
+        .filter(|l| l.contains("stopped by the time limit (--timeout)"))
+        .count();
+    assert_eq!(stopped, 3, "one time-limit result per puzzle:\n{text}");
+}
+
+#[test]
 fn the_default_limits_leave_the_standard_library_alone() {
     sudolog()
         .args(["solve", "--format", "line", "--max-tier", "7"])

@@ -23,7 +23,8 @@ use crate::lang::program::{Builtin, Program, RelId, Value, cell_coords, cell_val
 use ir::Lowered;
 use plan::{IndexSpec, Indexes, Plan, PlanError};
 use rustc_hash::FxHashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 pub use store::{FactOrigin, RunEnd, Statics, Store};
 use tuple::{Tuple, flat, slot};
 
@@ -51,7 +52,10 @@ pub struct Engine {
     indexes: Indexes,
     stages: Vec<StaticStage>,
     dynamic: Plan,
-    geometry_cache: [OnceLock<Arc<Statics>>; 4],
+    /// Statics per grid size (box sizes 2 to 5), computed by the first
+    /// puzzle of that size; the lock is held while they are computed, so
+    /// threads never compute them twice (unless a deadline cut them).
+    geometry_cache: [Mutex<Option<Arc<Statics>>>; 4],
     /// Statics per jigsaw region map (bounded, see [`REGION_CACHE_SIZE`]).
     region_cache: Mutex<FxHashMap<Vec<u8>, Arc<Statics>>>,
     placed: usize,
@@ -297,6 +301,7 @@ impl Engine {
         regions: Option<&[u8]>,
         cells: &[u8],
         per_puzzle: bool,
+        deadline: Option<Instant>,
     ) {
         for stage in self.stages.iter().filter(|s| s.per_puzzle == per_puzzle) {
             self.build_indexes(st);
@@ -307,12 +312,18 @@ impl Engine {
             // then reports the relation that grew.
             let limits = store::RunLimits {
                 facts: self.fact_limit,
-                deadline: None,
+                deadline,
             };
-            if store.run(&stage.plan, st, None, limits, None) == RunEnd::FactLimit
-                && st.overflow.is_none()
-            {
-                st.overflow = Some(self.describe(store.largest_relation(&stage.plan)));
+            match store.run(&stage.plan, st, None, limits, None) {
+                RunEnd::FactLimit if st.overflow.is_none() => {
+                    st.overflow = Some(self.describe(store.largest_relation(&stage.plan)));
+                }
+                RunEnd::Timeout => {
+                    // Later strata would read this one's partial relations.
+                    st.timed_out = true;
+                    return;
+                }
+                _ => {}
             }
             for &m in &stage.members {
                 let var = stage.plan.rel_var[&m];
@@ -349,29 +360,33 @@ impl Engine {
     }
 
     /// Static relations for a grid size (and a jigsaw's region map),
-    /// computed once and cached.
-    fn geometry_statics(&self, g: &Geometry, regions: Option<&[u8]>) -> Arc<Statics> {
+    /// computed once and cached (unless `deadline` cut them short).
+    fn geometry_statics(
+        &self,
+        g: &Geometry,
+        regions: Option<&[u8]>,
+        deadline: Option<Instant>,
+    ) -> Arc<Statics> {
         let Some(map) = regions else {
             let slot = g.box_size.saturating_sub(2).min(3);
-            return self.geometry_cache[slot]
-                .get_or_init(|| Arc::new(self.compute_geometry_statics(g, None)))
-                .clone();
+            let mut cached = lock_ignoring_poison(&self.geometry_cache[slot]);
+            if let Some(st) = &*cached {
+                return st.clone();
+            }
+            let st = Arc::new(self.compute_geometry_statics(g, None, deadline));
+            if !st.timed_out {
+                *cached = Some(st.clone());
+            }
+            return st;
         };
-        let cached = |cache: &Mutex<FxHashMap<Vec<u8>, Arc<Statics>>>| {
-            cache
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .get(map)
-                .cloned()
-        };
-        if let Some(st) = cached(&self.region_cache) {
+        if let Some(st) = lock_ignoring_poison(&self.region_cache).get(map) {
+            return st.clone();
+        }
+        let st = Arc::new(self.compute_geometry_statics(g, Some(map), deadline));
+        if st.timed_out {
             return st;
         }
-        let st = Arc::new(self.compute_geometry_statics(g, Some(map)));
-        let mut cache = self
-            .region_cache
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut cache = lock_ignoring_poison(&self.region_cache);
         // Jigsaw files often give every puzzle its own map: keep a few.
         if cache.len() >= REGION_CACHE_SIZE {
             cache.clear();
@@ -380,10 +395,16 @@ impl Engine {
         st
     }
 
-    fn compute_geometry_statics(&self, g: &Geometry, regions: Option<&[u8]>) -> Statics {
+    fn compute_geometry_statics(
+        &self,
+        g: &Geometry,
+        regions: Option<&[u8]>,
+        deadline: Option<Instant>,
+    ) -> Statics {
         let mut st = Statics {
             memo_scope: memo::new_scope(),
             overflow: None,
+            timed_out: false,
             rels: vec![None; self.lowered.rels.len()],
             indexes: Vec::new(),
             probe_sets: Vec::new(),
@@ -398,8 +419,10 @@ impl Engine {
                 }
             }
         }
-        self.run_stages(&mut st, g, regions, &[], false);
-        self.init_counters(&mut st);
+        self.run_stages(&mut st, g, regions, &[], false, deadline);
+        if !st.timed_out {
+            self.init_counters(&mut st);
+        }
         st
     }
 
@@ -417,12 +440,30 @@ impl Engine {
         regions: Option<&[u8]>,
         cells: &[u8],
     ) -> Solve<'_> {
-        let geo = self.geometry_statics(&g, regions);
+        self.start_until(g, regions, cells, None)
+    }
+
+    /// Starts solving a puzzle, computing the static relations it needs
+    /// (the first puzzle of a grid size computes the shared ones) until
+    /// `deadline`: if it passes first, the solve's first run ends at once
+    /// with [`Status::Timeout`].
+    pub fn start_until(
+        &self,
+        g: Geometry,
+        regions: Option<&[u8]>,
+        cells: &[u8],
+        deadline: Option<Instant>,
+    ) -> Solve<'_> {
+        let geo = self.geometry_statics(&g, regions, deadline);
         let mut st = (*geo).clone();
-        let given = self.program.builtin(Builtin::Given);
-        st.rels[given] = Some(Arc::new(self.base_facts(given, &g, regions, cells).into()));
-        self.run_stages(&mut st, &g, regions, cells, true);
-        self.init_counters(&mut st);
+        if !st.timed_out {
+            let given = self.program.builtin(Builtin::Given);
+            st.rels[given] = Some(Arc::new(self.base_facts(given, &g, regions, cells).into()));
+            self.run_stages(&mut st, &g, regions, cells, true, deadline);
+        }
+        if !st.timed_out {
+            self.init_counters(&mut st);
+        }
         let store = Store::new(&self.dynamic, &st, &|_| Vec::new());
         Solve {
             engine: self,
@@ -432,6 +473,12 @@ impl Engine {
             branch: Vec::new(),
         }
     }
+}
+
+/// Locks a cache, taking it over from a thread that panicked holding it
+/// (a cache is consistent between its operations).
+fn lock_ignoring_poison<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// The variables of a plan whose tuples come from `placed` or `eliminated`
@@ -518,10 +565,13 @@ impl Solve<'_> {
 
     /// Runs the fixpoint until it is reached, a contradiction appears, the
     /// fact limit is hit or `deadline` passes.
-    pub fn run_until(&mut self, deadline: Option<std::time::Instant>) -> Status {
+    pub fn run_until(&mut self, deadline: Option<Instant>) -> Status {
         let e = self.engine;
         if let Some(grew) = &self.statics.overflow {
             return Status::FactLimit(grew.clone());
+        }
+        if self.statics.timed_out {
+            return Status::Timeout;
         }
         let cells = self.geometry.n * self.geometry.n;
         let limits = store::RunLimits {

@@ -41,6 +41,10 @@ pub struct Statics {
     /// A static relation that hit the fact limit (a runaway rule), if any:
     /// solves with these statics stop at once and name it.
     pub overflow: Option<String>,
+    /// The deadline of the solve that computed these statics passed before
+    /// they were complete: that solve stops at once with a timeout, and the
+    /// statics are not cached for the next puzzle.
+    pub timed_out: bool,
 }
 
 static NO_TUPLES: Relation<Tuple> = Relation {
