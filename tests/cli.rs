@@ -340,7 +340,7 @@ fn stats_summarise_each_file_and_all() {
     // The essay's first puzzle falls to singles; the second needs subsets
     // (above the default tier 2) and the third a guess.
     assert_eq!(row("tests/data/essay.txt")[..4], ["3", "3", "1", "0"]);
-    assert_eq!(row("tests/data/bad_puzzles.txt")[3], "7");
+    assert_eq!(row("tests/data/bad_puzzles.txt")[3], "8");
     assert!(row(" all")[0].parse::<u32>().is_ok(), "{stderr}");
     assert!(stderr.contains("puzzles/s"), "{stderr}");
 }

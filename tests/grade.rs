@@ -131,7 +131,7 @@ fn an_invalid_puzzle_gets_one_line_and_the_others_are_graded() {
         .expect("runs");
     let text = String::from_utf8(out.stdout).expect("utf-8");
     let invalid = text.lines().filter(|l| l.contains("invalid: ")).count();
-    assert_eq!(invalid, 7, "{text}");
+    assert_eq!(invalid, 8, "{text}");
     assert!(text.contains("bad_puzzles.txt:3  singles"), "{text}");
     assert_eq!(out.status.code(), Some(2), "invalid input exits with 2");
 }

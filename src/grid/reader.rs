@@ -24,9 +24,9 @@ const GEOMETRY_4X4: Geometry = Geometry { box_size: 2, n: 4 };
 /// only an I/O error ends the input early (after one `Err` for it).
 pub struct PuzzleReader<R: BufRead> {
     lines: LineSource<R>,
-    /// A line read ahead (to resolve the 4x4/16x16 ambiguity or to end a
-    /// grid block) that still has to be processed.
-    pending: Option<io::Result<Line>>,
+    /// Lines read ahead (to resolve the 4x4/16x16 ambiguity or to end a
+    /// grid block) that still have to be processed, the next one last.
+    pending: Vec<io::Result<Line>>,
     file: String,
     finished: bool,
     /// Whether any puzzle or error was returned (or the end reported).
@@ -44,7 +44,7 @@ impl<R: BufRead> PuzzleReader<R> {
         };
         PuzzleReader {
             lines: LineSource::new(input),
-            pending: None,
+            pending: Vec::new(),
             file: file.to_string(),
             finished: false,
             yielded: false,
@@ -67,7 +67,7 @@ impl<R: BufRead> PuzzleReader<R> {
     }
 
     fn next_line(&mut self) -> Option<io::Result<Line>> {
-        self.pending.take().or_else(|| self.lines.next_line())
+        self.pending.pop().or_else(|| self.lines.next_line())
     }
 
     fn error(&self, line: usize, column: usize, message: impl Into<String>) -> PuzzleError {
@@ -83,7 +83,7 @@ impl<R: BufRead> PuzzleReader<R> {
     /// a failed read can be trusted to line up.
     fn io_error(&mut self, e: io::Error) -> PuzzleError {
         self.finished = true;
-        self.pending = None;
+        self.pending.clear();
         let line = self.lines.lines_read() + 1;
         self.error(line, 1, format!("cannot read the input: {e}"))
     }
@@ -103,7 +103,7 @@ impl<R: BufRead> PuzzleReader<R> {
             let line = match self.next_line() {
                 Some(Ok(line)) => line,
                 other => {
-                    self.pending = other;
+                    self.pending.extend(other);
                     return None;
                 }
             };
@@ -121,7 +121,7 @@ impl<R: BufRead> PuzzleReader<R> {
                         .as_ref()
                         .ok()
                         .map(|text| grid_symbols(text, 0).len());
-                    self.pending = Some(Ok(line));
+                    self.pending.push(Ok(line));
                     return len;
                 }
             }
@@ -136,14 +136,8 @@ impl<R: BufRead> PuzzleReader<R> {
     /// 4x4) is always a 4x4 puzzle, so files of them read back.
     fn starts_grid(&mut self, g: Geometry, row: &[Sym]) -> bool {
         let plain = row.iter().all(|s| is_any_symbol(s.ch));
-        if g.n == 16 {
-            let compact = row.windows(2).all(|w| w[1].col == w[0].col + 1);
-            let only_4x4 = row
-                .iter()
-                .all(|s| matches!(s.ch, '1'..='4' | '.' | '0' | '_'));
-            if compact && only_4x4 {
-                return false;
-            }
+        if g.n == 16 && reads_as_4x4_line(row) {
+            return false;
         }
         (plain && g.n != 16) || self.next_row_len() == Some(g.n)
     }
@@ -161,12 +155,15 @@ impl<R: BufRead> PuzzleReader<R> {
         // After the first bad row we keep consuming the block so that its
         // remaining rows do not turn into more errors.
         let mut fault: Option<PuzzleError> = None;
+        // A 16x16 block began on a 16-symbol line that was only taken for a
+        // first row; if the block is cut short, its lines are read again.
+        let mut taken: Vec<Line> = Vec::new();
         while rows < g.n {
             let line = match self.next_line() {
                 None => {
-                    return Err(
-                        fault.unwrap_or_else(|| self.cut_short(g, start, rows, "the input ended"))
-                    );
+                    return Err(fault.unwrap_or_else(|| {
+                        self.cut_short(g, start, rows, "the input ended", taken)
+                    }));
                 }
                 Some(Err(e)) => return Err(self.io_error(e)),
                 Some(Ok(line)) => line,
@@ -183,7 +180,16 @@ impl<R: BufRead> PuzzleReader<R> {
                 LineKind::Comment | LineKind::Separator => continue,
                 LineKind::Blank => {
                     let why = format!("a blank line at line {} ended it", line.number);
-                    return Err(fault.unwrap_or_else(|| self.cut_short(g, start, rows, &why)));
+                    if g.n == 16 {
+                        // Read again with the lines before it, it ends them too.
+                        taken.push(Line {
+                            number: line.number,
+                            text: Ok(text),
+                        });
+                    }
+                    return Err(
+                        fault.unwrap_or_else(|| self.cut_short(g, start, rows, &why, taken))
+                    );
                 }
                 LineKind::Content => {}
             }
@@ -191,16 +197,24 @@ impl<R: BufRead> PuzzleReader<R> {
             rows += 1;
             if row.len() == g.n {
                 syms.extend(row);
+                if g.n == 16 {
+                    taken.push(Line {
+                        number: line.number,
+                        text: Ok(text),
+                    });
+                }
                 continue;
             }
             if PUZZLE_LINE_LENGTHS.contains(&first_token(&text, 0).0.len()) {
                 // A one-line puzzle right after the block: the block was short.
                 let why = format!("line {} holds a whole puzzle", line.number);
-                self.pending = Some(Ok(Line {
+                self.pending.push(Ok(Line {
                     number: line.number,
                     text: Ok(text),
                 }));
-                return Err(fault.unwrap_or_else(|| self.cut_short(g, start, rows - 1, &why)));
+                return Err(
+                    fault.unwrap_or_else(|| self.cut_short(g, start, rows - 1, &why, taken))
+                );
             }
             fault.get_or_insert_with(|| self.row_length_error(g, rows, &row, line.number));
         }
@@ -228,7 +242,7 @@ impl<R: BufRead> PuzzleReader<R> {
             let text = match &line.text {
                 Ok(text) => text.clone(),
                 Err(_) if rows == 0 => {
-                    self.pending = Some(Ok(line));
+                    self.pending.push(Ok(line));
                     return Ok(None);
                 }
                 Err(f) => return Err(self.fault_error(line.number, f)),
@@ -243,7 +257,7 @@ impl<R: BufRead> PuzzleReader<R> {
             }
             let row = grid_symbols(&text, line.number);
             if rows == 0 && !is_region_row(&row) {
-                self.pending = Some(Ok(line));
+                self.pending.push(Ok(line));
                 return Ok(None);
             }
             if row.len() != g.n || !is_region_row(&row) {
@@ -273,7 +287,37 @@ impl<R: BufRead> PuzzleReader<R> {
         )
     }
 
-    fn cut_short(&self, g: Geometry, start: usize, rows: usize, why: &str) -> PuzzleError {
+    /// The error for a grid block cut short. When the block's rows after
+    /// the first are 16-symbol lines of which one reads as a whole 4x4
+    /// puzzle, the first line was most likely a bad 4x4 puzzle rather than
+    /// a 16x16 grid's first row: only it gets the error, and the lines
+    /// `taken` after it are read again, each as what it is, so that every
+    /// puzzle among them gets its own result.
+    fn cut_short(
+        &mut self,
+        g: Geometry,
+        start: usize,
+        rows: usize,
+        why: &str,
+        taken: Vec<Line>,
+    ) -> PuzzleError {
+        let replay = taken.iter().any(|line| {
+            line.text
+                .as_ref()
+                .is_ok_and(|text| reads_as_4x4_line(&grid_symbols(text, 0)))
+        });
+        if replay {
+            self.pending.extend(taken.into_iter().rev().map(Ok));
+            return self.error(
+                start,
+                1,
+                format!(
+                    "this line of 16 symbols is neither a 4x4 puzzle (4x4 digits are 1-4 and \
+                     empty cells '.', '_' or '0') nor the first row of a 16x16 grid (the grid \
+                     would have only {rows} of its 16 rows: {why}); fix the line or remove it"
+                ),
+            );
+        }
         self.error(
             start,
             1,
@@ -362,6 +406,17 @@ impl<R: BufRead> PuzzleReader<R> {
             ),
         ))
     }
+}
+
+/// Whether a row of 16 symbols is written as a whole 4x4 puzzle is (what
+/// `--format line` prints): compact, with 4x4 symbols only.
+fn reads_as_4x4_line(row: &[Sym]) -> bool {
+    let compact = row.windows(2).all(|w| w[1].col == w[0].col + 1);
+    row.len() == 16
+        && compact
+        && row
+            .iter()
+            .all(|s| matches!(s.ch, '1'..='4' | '.' | '0' | '_'))
 }
 
 fn plural(count: usize, word: &str) -> String {

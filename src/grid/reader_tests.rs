@@ -216,6 +216,50 @@ fn two_16_symbol_lines_start_a_16x16_grid() {
 }
 
 #[test]
+fn a_bad_16_symbol_line_before_4x4_puzzles_does_not_swallow_them() {
+    let neither = |line: usize, rows: usize, why: &str| {
+        format!(
+            "t.txt:{line}:1: this line of 16 symbols is neither a 4x4 puzzle (4x4 digits are \
+             1-4 and empty cells '.', '_' or '0') nor the first row of a 16x16 grid (the grid \
+             would have only {rows} of its 16 rows: {why}); fix the line or remove it"
+        )
+    };
+    assert_eq!(
+        outcomes(&format!("{X4}\n12345678ABCDEFGH\n{X4}\n")),
+        [
+            "ok 4x4 1".to_string(),
+            neither(2, 2, "the input ended"),
+            "ok 4x4 3".to_string()
+        ]
+    );
+    // Two bad lines: each gets its result, and the blank line still ends
+    // the second one's would-be grid.
+    assert_eq!(
+        outcomes(&format!(
+            "12345678ABCDEFGH\nABCDEFGH12345678\n{X4}\n\n{X4}\n"
+        )),
+        [
+            neither(1, 3, "a blank line at line 4 ended it"),
+            neither(2, 2, "a blank line at line 4 ended it"),
+            "ok 4x4 3".to_string(),
+            "ok 4x4 5".to_string()
+        ]
+    );
+    // A 16x16 grid cut short whose rows do not read as 4x4 puzzles keeps
+    // its one error.
+    let g16 = Geometry::from_side(16).unwrap();
+    let line = render_line(&g16, &sample(g16));
+    let rows: Vec<&str> = (0..3).map(|r| &line[r * 16..(r + 1) * 16]).collect();
+    assert_eq!(
+        outcomes(&rows.join("\n")),
+        [
+            "t.txt:1:1: this 16x16 grid has only 3 of its 16 rows (the input ended); \
+          add the missing rows or remove the partial grid"
+        ]
+    );
+}
+
+#[test]
 fn bom_and_crlf() {
     let text = format!("\u{FEFF}{E1}\r\n{E2} name\r\n");
     let items = read(&text);
