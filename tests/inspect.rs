@@ -378,3 +378,60 @@ fn inspecting_a_puzzle_without_one_solution_says_so() {
     );
     assert!(!stderr.contains("note:"), "{stderr}");
 }
+
+#[test]
+fn a_selector_that_selects_nothing_is_an_error() {
+    // Each of these used to print nothing (or everything) with exit 0.
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["facts", "--rule", "singlez", "-"],
+            "no rule or technique `singlez` in the rule set",
+        ),
+        (
+            &["facts", "--puzzle", "0", "-"],
+            "puzzles are numbered from 1",
+        ),
+        (
+            &["explain", "--puzzle", "0", "r1c3", "-"],
+            "puzzles are numbered from 1",
+        ),
+        (
+            &["facts", "--sqlite", "out.db", "--relation", "placed", "-"],
+            "cannot be used with",
+        ),
+    ];
+    for (args, message) in cases {
+        let (code, stdout, stderr) = sudolog(args, ESSAY_1);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    // `sudolog` above caps the tier at 1; a cap above every tier is a typo.
+    let out = common::sudolog()
+        .args(["solve", "--max-tier", "99", "-"])
+        .write_stdin(ESSAY_1)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--max-tier 99: the rule set's tiers go up to 7"),
+        "{stderr}"
+    );
+    // Names that do select: a technique, a rule's place, the highest tier.
+    let (code, stdout, _) = sudolog(
+        &["facts", "--relation", "placed", "--rule", "singles", "-"],
+        ESSAY_1,
+    );
+    assert_eq!(
+        (code, stdout.contains("rules/singles.dl:")),
+        (0, true),
+        "{stdout}"
+    );
+    let out = common::sudolog()
+        .args(["solve", "--max-tier", "7", "--format", "line", "-"])
+        .write_stdin(ESSAY_1)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+}

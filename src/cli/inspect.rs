@@ -21,7 +21,7 @@ pub struct Target {
     #[arg(value_name = "FILE")]
     pub file: String,
     /// Which puzzle of the file (1 = the first).
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = puzzle_number)]
     pub puzzle: usize,
     /// Do not guess: inspect the rules' fixpoint alone.
     #[arg(long)]
@@ -29,6 +29,17 @@ pub struct Target {
     /// The rule set.
     #[command(flatten)]
     pub rules: RuleArgs,
+}
+
+/// Parses `--puzzle`: a puzzle's number in its file, counted from 1.
+fn puzzle_number(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("puzzles are numbered from 1 (the first puzzle of the file)".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "`{text}` is not a puzzle number (1 = the first puzzle)"
+        )),
+    }
 }
 
 /// Arguments of `facts`.
@@ -50,8 +61,9 @@ pub struct FactsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: TableFormat,
-    /// Write every relation, with provenance, into this SQLite database.
-    #[arg(long, value_name = "OUT.db")]
+    /// Write every relation, with provenance, into this SQLite database
+    /// (every fact: it takes no selector).
+    #[arg(long, value_name = "OUT.db", conflicts_with_all = ["relation", "rule", "at"])]
     pub sqlite: Option<PathBuf>,
 }
 
@@ -106,7 +118,7 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
     let Some(engine) = load_engine(&target.rules) else {
         return Ok(EXIT_INVALID);
     };
-    let index = target.puzzle.max(1);
+    let index = target.puzzle;
     let puzzle = match read_inputs(std::slice::from_ref(&target.file)).nth(index - 1) {
         Some(Ok(p)) => p,
         Some(Err(e)) => {
@@ -181,6 +193,17 @@ fn relation_id(db: &FactDb, name: &str) -> Option<RelId> {
     db.program.relation(name)
 }
 
+/// Whether `--rule NAME` can select anything: a rule's `file:line`, a
+/// technique, or the origins of facts no rule derived.
+fn names_a_rule(db: &FactDb, name: &str) -> bool {
+    matches!(name, "static" | "a guess")
+        || db
+            .program
+            .rules
+            .iter()
+            .any(|r| r.name == name || r.technique == name)
+}
+
 /// A relation's facts as a table, filtered by rule and step.
 pub fn facts_table(db: &FactDb, rel: RelId, rule: Option<&str>, at: Option<u32>) -> Table {
     let types = db.rel_types(rel);
@@ -246,6 +269,22 @@ pub fn facts(args: &FactsArgs) -> io::Result<i32> {
                     Ok(EXIT_INVALID)
                 }
             };
+        }
+        if let Some(rule) = &args.rule
+            && !names_a_rule(db, rule)
+        {
+            let techniques: Vec<&str> = db
+                .program
+                .techniques
+                .iter()
+                .map(|t| t.name.as_str())
+                .collect();
+            noteln!(
+                "no rule or technique `{rule}` in the rule set; name a technique ({}), a rule \
+                 as `file:line` (`sudolog check` lists them), `static` or `a guess`",
+                techniques.join(", ")
+            );
+            return Ok(EXIT_INVALID);
         }
         let rels: Vec<RelId> = match &args.relation {
             Some(name) => match relation_id(db, name) {

@@ -123,6 +123,10 @@ pub struct RuleArgs {
     /// and locked candidates; the other commands use every tier).
     #[arg(long, value_name = "N")]
     pub max_tier: Option<u32>,
+    /// The command's own tier cap when `--max-tier` is not given (solve's
+    /// default); unlike `--max-tier`, it may exceed the rule set's tiers.
+    #[arg(skip)]
+    pub default_max_tier: Option<u32>,
 }
 
 /// Output formats of `solve`.
@@ -305,6 +309,17 @@ pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
         program.restrict_techniques(names).map_err(RulesError::Io)?;
     }
     if let Some(max) = args.max_tier {
+        // A tier above every technique's selects nothing new: most likely
+        // a typo, and a silent success would hide it.
+        let highest = program.highest_tier();
+        if max > highest {
+            return Err(RulesError::Io(format!(
+                "--max-tier {max}: the rule set's tiers go up to {highest}; `sudolog check` \
+                 lists its techniques with their tiers"
+            )));
+        }
+        program.restrict_tier(max);
+    } else if let Some(max) = args.default_max_tier {
         program.restrict_tier(max);
     }
     Ok(program)
@@ -344,8 +359,8 @@ fn check(args: &RuleArgs) -> io::Result<i32> {
 
 fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     let mut rule_args = args.rules.clone();
-    if rule_args.techniques.is_none() && rule_args.max_tier.is_none() {
-        rule_args.max_tier = Some(SOLVE_DEFAULT_MAX_TIER);
+    if rule_args.techniques.is_none() {
+        rule_args.default_max_tier = Some(SOLVE_DEFAULT_MAX_TIER);
     }
     let Some(mut engine) = load_engine(&rule_args) else {
         return Ok(EXIT_INVALID);

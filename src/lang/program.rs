@@ -443,6 +443,11 @@ impl Program {
         needed
     }
 
+    /// The highest tier of any technique.
+    pub fn highest_tier(&self) -> u32 {
+        self.techniques.iter().map(|t| t.tier).max().unwrap_or(0)
+    }
+
     /// Keeps only techniques up to a tier.
     pub fn restrict_tier(&mut self, max: u32) {
         let names: Vec<String> = self
