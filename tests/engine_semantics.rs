@@ -6,6 +6,7 @@
 //! `placed` and `contradiction` observation channels: with no grid.dl, the
 //! only facts in them are the ones the test's own rules put there.
 
+use itertools::Itertools;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use sudolog::engine::{Engine, Guess, Solve, Status};
@@ -1598,4 +1599,46 @@ fn statics_cut_by_a_deadline_stop_that_solve_and_are_computed_again_for_the_next
     let mut solve = engine.start(g, &givens);
     assert_eq!(solve.run(), Status::Solved);
     assert_eq!(solve.grid(), cells(ESSAY_SOLUTION));
+}
+
+#[test]
+fn a_count_over_a_product_seed_sees_every_group() {
+    // `cell(C), digit(D)` share no variable: the engine keeps that seed as
+    // a product of its two parts, never stored. `cell_digit`, the same product
+    // as one relation, makes the seed of `joined` one stored relation. Both must hold exactly for the eliminated candidates,
+    // step for step, and the bound read from the second part (`K`) too.
+    let engine = standard_engine(Some(
+        ".decl apart(c: cell, d: digit)
+         apart(C, D) :- cell(C), digit(D), count : { eliminated(C, D) } >= 1.
+         .decl cell_digit(c: cell, d: digit)
+         cell_digit(C, D) :- cell(C), digit(D).
+         .decl joined(c: cell, d: digit)
+         joined(C, D) :- cell_digit(C, D), count : { eliminated(C, D) } >= 1.
+         .decl by_set(c: cell, s: number)
+         by_set(C, S) :- cell(C), digit_set(S, K), K >= 2,
+             count : { in_set(D, S), eliminated(C, D) } >= K.",
+    ));
+    let givens = cells(STALL_1);
+    let solve = run_to_end(&engine, &givens);
+    let apart = facts_with_steps(&solve, "apart");
+    assert_eq!(apart, facts_with_steps(&solve, "joined"));
+    let eliminated: BTreeSet<Vec<i64>> =
+        facts_with_steps(&solve, "eliminated").into_keys().collect();
+    assert_eq!(apart.keys().cloned().collect::<BTreeSet<_>>(), eliminated);
+    // Every digit set (2 to 4 digits) wholly eliminated from a cell.
+    let n = 9;
+    let cands = solve.candidates();
+    let mut expected = BTreeSet::new();
+    for (cell, &mask) in cands.iter().enumerate() {
+        let gone: Vec<i64> = (1..=9).filter(|d| mask & (1 << d) == 0).collect();
+        for k in 2..=4usize {
+            for set in gone.iter().copied().combinations(k) {
+                let bits: i64 = set.iter().map(|d| 1 << d).sum();
+                let c = i64::from(sudolog::lang::program::cell_value(cell / n, cell % n));
+                expected.insert(vec![c, bits]);
+            }
+        }
+    }
+    let by_set: BTreeSet<Vec<i64>> = facts_with_steps(&solve, "by_set").into_keys().collect();
+    assert_eq!(by_set, expected);
 }

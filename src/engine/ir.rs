@@ -117,6 +117,33 @@ pub struct Lowered {
     pub rules: Vec<ERule>,
     /// Counts.
     pub aggs: Vec<AggDef>,
+    /// Seeds kept as products of their independent parts, by seed.
+    pub products: Vec<ProductDef>,
+}
+
+/// A static seed that is never stored: its rule's atoms fall into parts
+/// that share no variable (`unit(U), digit_set(S, K), K >= 2`: units and
+/// digit sets), so its groups are every combination of the parts' tuples,
+/// and a group's row number is the sum of its parts' row numbers, each
+/// part numbered with the stride of the parts after it. Stored, such a
+/// seed is the product's size in tuples (1.5 million groups of units and
+/// digit sets on 25x25, per count); as parts it is their sum.
+#[derive(Clone, Debug)]
+pub struct ProductDef {
+    /// The seed relation (it has no rule and no tuples).
+    pub seed: RelId,
+    /// The parts, in row-number order (the last varies fastest).
+    pub parts: Vec<ProductPart>,
+}
+
+/// One part of a product seed: a static relation of the part's group
+/// variables and a row number.
+#[derive(Clone, Debug)]
+pub struct ProductPart {
+    /// The part's relation.
+    pub rel: RelId,
+    /// For each of its columns but the row: the position in the seed's key.
+    pub key_pos: Vec<usize>,
 }
 
 /// Lowers a checked program.
@@ -135,6 +162,7 @@ pub fn lower(program: &Program) -> Lowered {
             .collect(),
         rules: Vec::new(),
         aggs: Vec::new(),
+        products: Vec::new(),
     };
     for rule in &program.rules {
         lower_rule(rule, &mut out);
@@ -217,47 +245,125 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             per_puzzle: outer_per_puzzle,
             origin: RelOrigin::Seed(agg_id),
         });
+        let mut deps = Vec::new();
+        body_relations(&agg.body, &mut deps);
+        let body_dynamic = deps.iter().any(|(r, _)| out.rels[*r].dynamic);
+        let seed_cmps = decidable(&atoms, &cmps);
+        // Only the fixpoint's counts: their seeds are complete before it
+        // starts, when the products are put together.
+        let parts = if row.is_some() && !outer_per_puzzle && body_dynamic {
+            independent_parts(&atoms, &negs, &seed_cmps)
+        } else {
+            None
+        };
+        let mut part_atoms = Vec::new();
+        if let Some(parts) = &parts {
+            let mut product = ProductDef {
+                seed,
+                parts: Vec::new(),
+            };
+            for (i, part) in parts.iter().enumerate() {
+                let part_key: Vec<VarId> = key
+                    .iter()
+                    .copied()
+                    .filter(|v| part.vars.contains(v))
+                    .collect();
+                let rel = out.rels.len();
+                out.rels.push(ERel {
+                    name: format!("seed#{agg_id}.{i}"),
+                    arity: part_key.len() + 1,
+                    dynamic: false,
+                    per_puzzle: false,
+                    origin: RelOrigin::Seed(agg_id),
+                });
+                let mut head: Vec<Expr> = part_key.iter().map(|&v| Expr::Var(v)).collect();
+                head.push(Expr::Const(0));
+                out.rules.push(ERule {
+                    source_rule: None,
+                    head: rel,
+                    head_args: head,
+                    atoms: part.atoms.clone(),
+                    negs: part.negs.clone(),
+                    guards: Vec::new(),
+                    prunes: Vec::new(),
+                    cmps: part.cmps.clone(),
+                    nvars,
+                    tier: rule.tier,
+                    from_rule: rule.id,
+                });
+                // The part's row number, a variable of the count's body.
+                let row_var = nvars + 1 + i;
+                part_atoms.push(Atom {
+                    rel,
+                    args: part_key
+                        .iter()
+                        .chain(std::iter::once(&row_var))
+                        .map(|&v| Arg::Var(v))
+                        .collect(),
+                    span: agg.span,
+                });
+                product.parts.push(ProductPart {
+                    rel,
+                    key_pos: part_key
+                        .iter()
+                        .map(|v| key.iter().position(|k| k == v).unwrap_or_default())
+                        .collect(),
+                });
+            }
+            out.products.push(product);
+        }
         let mut seed_head: Vec<Expr> = key.iter().map(|&v| Expr::Var(v)).collect();
         if row.is_some() {
             // Numbered after the seed is computed.
             seed_head.push(Expr::Const(0));
         }
-        out.rules.push(ERule {
-            source_rule: None,
-            head: seed,
-            head_args: seed_head,
-            atoms: atoms.clone(),
-            negs: negs.clone(),
-            // A seed that changes with the state is filtered by the guards
-            // too, so that its groups (and their counting) stay few; a
-            // static seed is computed before any state exists, and the
-            // rule's own guards filter what its groups derive.
-            guards: if outer_dynamic {
-                guards.clone()
-            } else {
-                Vec::new()
-            },
-            prunes: Vec::new(),
-            cmps: decidable(&atoms, &cmps),
-            nvars,
-            tier: rule.tier,
-            from_rule: rule.id,
-        });
+        if parts.is_none() {
+            out.rules.push(ERule {
+                source_rule: None,
+                head: seed,
+                head_args: seed_head,
+                atoms: atoms.clone(),
+                negs: negs.clone(),
+                // A seed that changes with the state is filtered by the guards
+                // too, so that its groups (and their counting) stay few; a
+                // static seed is computed before any state exists, and the
+                // rule's own guards filter what its groups derive.
+                guards: if outer_dynamic {
+                    guards.clone()
+                } else {
+                    Vec::new()
+                },
+                prunes: Vec::new(),
+                cmps: seed_cmps,
+                nvars,
+                tier: rule.tier,
+                from_rule: rule.id,
+            });
+        }
         let seed_args: Vec<Arg> = key.iter().chain(row.iter()).map(|&v| Arg::Var(v)).collect();
-        let mut inner = ERule {
-            source_rule: None,
-            head: usize::MAX,
-            head_args: key
-                .iter()
-                .chain(agg.local.iter())
-                .chain(row.iter())
-                .map(|&v| Expr::Var(v))
-                .collect(),
-            atoms: vec![Atom {
+        let mut head_args: Vec<Expr> = key
+            .iter()
+            .chain(agg.local.iter())
+            .map(|&v| Expr::Var(v))
+            .collect();
+        let seed_atoms = if parts.is_some() {
+            // The group's row: the sum of its parts' (strided) rows.
+            let rows = (0..part_atoms.len()).map(|i| Expr::Var(nvars + 1 + i));
+            head_args.extend(rows.reduce(|a, b| Expr::Add(Box::new(a), Box::new(b))));
+            part_atoms
+        } else {
+            head_args.extend(row.iter().map(|&v| Expr::Var(v)));
+            vec![Atom {
                 rel: seed,
                 args: seed_args,
                 span: agg.span,
-            }],
+            }]
+        };
+        let mut inner = ERule {
+            source_rule: None,
+            head: usize::MAX,
+            head_args,
+            atoms: seed_atoms,
             negs: Vec::new(),
             guards: Vec::new(),
             prunes: guards
@@ -270,7 +376,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
                 .cloned()
                 .collect(),
             cmps: Vec::new(),
-            nvars: nvars + 1,
+            nvars: nvars + 1 + parts.as_ref().map_or(0, Vec::len),
             tier: rule.tier,
             from_rule: rule.id,
         };
@@ -283,8 +389,6 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
                 Literal::Count(_) | Literal::Guard(_) => {}
             }
         }
-        let mut deps = Vec::new();
-        body_relations(&agg.body, &mut deps);
         let reached = out.rels.len();
         out.rels.push(ERel {
             name: format!("reached#{agg_id}"),
@@ -306,7 +410,6 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
                 .collect(),
             span: agg.span,
         });
-        let body_dynamic = deps.iter().any(|(r, _)| out.rels[*r].dynamic);
         out.aggs.push(AggDef {
             seed,
             body: inner,
@@ -343,6 +446,88 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
         tier: rule.tier,
         from_rule: rule.id,
     });
+}
+
+/// The literals of one independent part of a seed's rule.
+struct SeedPart {
+    atoms: Vec<Atom>,
+    negs: Vec<Atom>,
+    cmps: Vec<(Expr, CmpOp, Expr)>,
+    vars: Vec<VarId>,
+}
+
+/// Splits a seed's rule into parts that share no variable (literals
+/// without variables join the first part), or `None` if it has only one.
+fn independent_parts(
+    atoms: &[Atom],
+    negs: &[Atom],
+    cmps: &[(Expr, CmpOp, Expr)],
+) -> Option<Vec<SeedPart>> {
+    let lit_vars = |a: &Atom| {
+        let mut vs = Vec::new();
+        atom_vars(a, &mut vs);
+        vs
+    };
+    let cmp_vars = |(a, _, b): &(Expr, CmpOp, Expr)| {
+        let mut vs = Vec::new();
+        a.vars(&mut vs);
+        b.vars(&mut vs);
+        vs
+    };
+    let groups: Vec<Vec<VarId>> = atoms
+        .iter()
+        .chain(negs)
+        .map(lit_vars)
+        .chain(cmps.iter().map(cmp_vars))
+        .collect();
+    // Merge the variable groups that overlap, until none do.
+    let mut parts: Vec<Vec<VarId>> = Vec::new();
+    for g in groups.into_iter().filter(|g| !g.is_empty()) {
+        let mut merged = g;
+        parts.retain(|p| {
+            if p.iter().any(|v| merged.contains(v)) {
+                merged.extend_from_slice(p);
+                false
+            } else {
+                true
+            }
+        });
+        merged.sort_unstable();
+        merged.dedup();
+        parts.push(merged);
+    }
+    if parts.len() < 2 {
+        return None;
+    }
+    let part_of = |vs: &[VarId]| {
+        vs.first()
+            .and_then(|v| parts.iter().position(|p| p.contains(v)))
+            .unwrap_or(0)
+    };
+    let mut out: Vec<SeedPart> = parts
+        .iter()
+        .map(|vars| SeedPart {
+            atoms: Vec::new(),
+            negs: Vec::new(),
+            cmps: Vec::new(),
+            vars: vars.clone(),
+        })
+        .collect();
+    for a in atoms {
+        out[part_of(&lit_vars(a))].atoms.push(a.clone());
+    }
+    for a in negs {
+        out[part_of(&lit_vars(a))].negs.push(a.clone());
+    }
+    for c in cmps {
+        out[part_of(&cmp_vars(c))].cmps.push(c.clone());
+    }
+    // A part must bind its own variables: one of negations and
+    // comparisons alone cannot be computed.
+    if out.iter().any(|p| p.atoms.is_empty()) {
+        return None;
+    }
+    Some(out)
 }
 
 /// The comparisons that the atoms' variables decide (with the assignments

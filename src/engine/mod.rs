@@ -11,6 +11,7 @@ pub mod facts;
 pub mod ir;
 mod memo;
 pub mod plan;
+pub mod seeds;
 pub mod store;
 pub mod tuple;
 pub mod var;
@@ -193,11 +194,17 @@ impl Engine {
                 message: "the state relations are missing from the fixpoint".into(),
             }));
         };
+        let parts = lowered
+            .products
+            .iter()
+            .flat_map(|p| &p.parts)
+            .map(|part| (part.rel, part.key_pos.len()));
         let numbered = lowered
             .aggs
             .iter()
             .filter(|a| a.row.is_some())
             .map(|a| (a.seed, a.key.len()))
+            .chain(parts)
             .collect();
         Ok(Engine {
             numbered,
@@ -346,12 +353,11 @@ impl Engine {
         for a in &self.dynamic.aggs {
             if let (Some(_), plan::SeedSource::Static(index)) = (a.row_slot, a.seed)
                 && !st.counter_init.contains_key(&index)
-                && st.indexes.get(index).is_some_and(|i| i.is_some())
+                && st.has_seed(index)
             {
                 let init = store::counter_init(st, index, &a.bound);
                 if matches!(a.op, CmpOp::Ge | CmpOp::Gt) {
-                    let seeds = st.index_tuples(index);
-                    let reached = store::reached_at_start(&init, seeds, a.key_len);
+                    let reached = store::reached_at_start(&init, st.seed(index), a.key_len);
                     st.reached_at_start.insert(index, Arc::new(reached));
                 }
                 st.counter_init.insert(index, Arc::new(init));
@@ -405,6 +411,7 @@ impl Engine {
             memo_scope: memo::new_scope(),
             overflow: None,
             timed_out: false,
+            products: FxHashMap::default(),
             rels: vec![None; self.lowered.rels.len()],
             indexes: Vec::new(),
             probe_sets: Vec::new(),
@@ -421,9 +428,56 @@ impl Engine {
         }
         self.run_stages(&mut st, g, regions, &[], false, deadline);
         if !st.timed_out {
+            self.build_products(&mut st);
             self.init_counters(&mut st);
         }
         st
+    }
+
+    /// Puts together the product seeds from their parts (computed by the
+    /// static strata, numbered 0, 1, ...): each part renumbered with its
+    /// stride, and its indexes built again.
+    fn build_products(&self, st: &mut Statics) {
+        for def in &self.lowered.products {
+            let parts: Option<Vec<_>> = def
+                .parts
+                .iter()
+                .map(|p| Some((st.rels[p.rel].clone()?, p.key_pos.clone())))
+                .collect();
+            let Some(parts) = parts else {
+                continue;
+            };
+            let key_len = self.lowered.rels[def.seed].arity - 1;
+            let max = usize::try_from(self.fact_limit).unwrap_or(usize::MAX);
+            let Some(product) = seeds::ProductSeed::new(parts, key_len, max) else {
+                // As many groups as the fact limit: stored, the seed would
+                // have stopped there.
+                if st.overflow.is_none() {
+                    st.overflow = Some(self.describe(Some(def.seed)));
+                }
+                continue;
+            };
+            for (def_part, part) in def.parts.iter().zip(&product.parts) {
+                st.rels[def_part.rel] = Some(part.tuples.clone());
+                for (id, spec) in self.indexes.specs.iter().enumerate() {
+                    if spec.rel == def_part.rel {
+                        if let Some(slot) = st.indexes.get_mut(id) {
+                            *slot = None;
+                        }
+                        if let Some(slot) = st.probe_sets.get_mut(id) {
+                            *slot = None;
+                        }
+                    }
+                }
+            }
+            let seed_index = self
+                .indexes
+                .find(&plan::IndexSpec::flat(def.seed, key_len + 1));
+            if let Some(id) = seed_index {
+                st.products.insert(id, Arc::new(product));
+            }
+        }
+        self.build_indexes(st);
     }
 
     /// Starts solving a puzzle: static relations ready, givens loaded, no

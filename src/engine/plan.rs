@@ -114,7 +114,12 @@ pub struct Indexes {
 }
 
 impl Indexes {
-    /// The id of a spec, adding it if new.
+    /// The id of an index already asked for.
+    pub fn find(&self, spec: &IndexSpec) -> Option<IndexId> {
+        self.ids.get(spec).copied()
+    }
+
+    /// The id of an index, registering it if new.
     pub fn id(&mut self, spec: IndexSpec) -> IndexId {
         if let Some(&id) = self.ids.get(&spec) {
             return id;

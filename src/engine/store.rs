@@ -8,6 +8,7 @@ use super::memo;
 use super::plan::{
     self, ChainRole, Check, FIRST_GATED_TIER, IndexId, Lookup, Op, Out, Plan, SeedSource,
 };
+use super::seeds::{ProductSeed, SeedRows};
 use super::tuple::{EMPTY, Frame, HALF, Half, Key, Tuple};
 pub use super::var::FactOrigin;
 use super::var::{NO_RULE, Var};
@@ -41,6 +42,8 @@ pub struct Statics {
     /// A static relation that hit the fact limit (a runaway rule), if any:
     /// solves with these statics stop at once and name it.
     pub overflow: Option<String>,
+    /// The seeds kept as products of their parts, by the seed's flat index.
+    pub products: FxHashMap<IndexId, Arc<ProductSeed>>,
     /// The deadline of the solve that computed these statics passed before
     /// they were complete: that solve stops at once with a timeout, and the
     /// statics are not cached for the next puzzle.
@@ -58,6 +61,19 @@ impl Statics {
             .get(id)
             .and_then(|r| r.as_deref())
             .unwrap_or(&NO_TUPLES)
+    }
+
+    /// The groups of a count over a numbered static seed (its flat index).
+    pub fn seed(&self, id: IndexId) -> SeedRows<'_> {
+        match self.products.get(&id) {
+            Some(p) => SeedRows::Product(p),
+            None => SeedRows::Stored(self.index_tuples(id)),
+        }
+    }
+
+    /// Whether a static seed is complete (stored or as a product).
+    pub fn has_seed(&self, id: IndexId) -> bool {
+        self.products.contains_key(&id) || self.indexes.get(id).is_some_and(|i| i.is_some())
     }
 
     /// Whether a tuple is absent from an index.
@@ -220,7 +236,7 @@ impl Store {
                 .iter()
                 .map(|a| match (a.row_slot, a.seed) {
                     (Some(_), SeedSource::Static(index)) if a.elem_slot.is_some() => {
-                        let groups = statics.index_tuples(index).len();
+                        let groups = statics.seed(index).len();
                         too_many_groups |= groups > MAX_SET_GROUPS;
                         Counters::DenseSets(vec![0; groups.min(MAX_SET_GROUPS)])
                     }
@@ -255,7 +271,7 @@ impl Store {
             if let SeedSource::Static(index) = agg.seed
                 && matches!(agg.op, CmpOp::Ge | CmpOp::Gt)
             {
-                let seeds = statics.index_tuples(index);
+                let seeds = statics.seed(index);
                 let computed: Vec<Tuple>;
                 let reached: &[Tuple] =
                     match (&store.counters[i], statics.reached_at_start.get(&index)) {
@@ -270,7 +286,7 @@ impl Store {
                             computed = seeds
                                 .iter()
                                 .filter(|t| threshold(&agg.bound, t) <= 0)
-                                .copied()
+                                .map(|t| key_prefix(&t, agg.key_len))
                                 .collect();
                             &computed
                         }
@@ -497,7 +513,7 @@ impl Store {
             let seeds: Vec<Tuple> = match agg.seed {
                 SeedSource::Static(index) => {
                     self.finalized[i] = true;
-                    statics.index_tuples(index).elements.clone()
+                    statics.seed(index).iter().collect()
                 }
                 // Groups that come from the state keep arriving: each
                 // fixpoint emits those that arrived since the last one (the
@@ -690,7 +706,7 @@ impl Store {
         };
         let piped = self.take_pipe(*source, plan);
         let monotone = matches!(agg.op, CmpOp::Ge | CmpOp::Gt);
-        let seeds = statics.index_tuples(seed);
+        let seeds = statics.seed(seed);
         // A chain always ends in an array count or set (see
         // `find_count_chains`).
         let (mut left, sets) = match &mut self.counters[chain.agg] {
@@ -752,7 +768,9 @@ impl Store {
                     for &row in rows {
                         if count_down(left, row as usize, monotone) {
                             // A numbered seed's row `row` is its group's key.
-                            reached.push(key_prefix(&seeds[row as usize], agg.key_len));
+                            if let Some(t) = seeds.get(row as usize) {
+                                reached.push(key_prefix(&t, agg.key_len));
+                            }
                         }
                     }
                 }
@@ -763,7 +781,7 @@ impl Store {
             memo::rows_memoised(statics.memo_scope, c as u32, input, compute, bump);
             if let Some(sets) = sets {
                 let grown = grow_sets(sets, &set_rows);
-                let key = |row: usize| seeds.get(row).map(|t| key_prefix(t, agg.key_len));
+                let key = |row: usize| seeds.get(row).map(|t| key_prefix(&t, agg.key_len));
                 grown_facts(sets, &grown, agg, key, &mut reached);
             }
             if cut.get() {
@@ -929,11 +947,12 @@ fn copy_recent(vars: &mut [Var], from: usize, to: usize, origin: FactOrigin) {
 
 /// The groups of a count over a numbered static seed whose starting
 /// counter (bound minus count) is already at most zero.
-pub fn reached_at_start(left: &[i32], seeds: &Relation<Tuple>, key_len: usize) -> Vec<Tuple> {
+pub fn reached_at_start(left: &[i32], seeds: SeedRows, key_len: usize) -> Vec<Tuple> {
     left.iter()
-        .zip(seeds.iter())
-        .filter(|(l, _)| **l <= 0)
-        .map(|(_, t)| key_prefix(t, key_len))
+        .enumerate()
+        .filter(|(_, l)| **l <= 0)
+        .filter_map(|(row, _)| seeds.get(row))
+        .map(|t| key_prefix(&t, key_len))
         .collect()
 }
 
@@ -994,9 +1013,9 @@ fn count_down(left: &mut [i32], row: usize, monotone: bool) -> bool {
 /// Each group's bound, for a count over a numbered static seed.
 pub fn counter_init(statics: &Statics, seed: IndexId, bound: &plan::CExpr) -> Vec<i32> {
     statics
-        .index_tuples(seed)
+        .seed(seed)
         .iter()
-        .map(|t| threshold(bound, t).clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+        .map(|t| threshold(bound, &t).clamp(i32::MIN as i64, i32::MAX as i64) as i32)
         .collect()
 }
 
