@@ -60,7 +60,12 @@ fn a_grade_is_the_lowest_tier_cap_that_solves_the_puzzle() {
             .tier(name)
             .unwrap_or_else(|| panic!("grade names a technique `check` lists: {name}"))
     };
-    let every_tier = listing.techniques.iter().map(|&(_, t)| t).max().unwrap_or(0);
+    let every_tier = listing
+        .techniques
+        .iter()
+        .map(|&(_, t)| t)
+        .max()
+        .unwrap_or(0);
     let mut seen = Vec::new();
     for file in ["tests/data/essay.txt", "tests/data/techniques/sample.txt"] {
         for r in grades(file).iter().step_by(4) {

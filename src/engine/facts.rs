@@ -127,5 +127,6 @@ pub fn base_facts(
     };
     out.sort_unstable();
     out.dedup();
+    out.shrink_to_fit();
     out
 }

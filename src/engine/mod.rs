@@ -10,6 +10,7 @@
 pub mod facts;
 pub mod ir;
 mod memo;
+mod needs;
 pub mod plan;
 pub mod seeds;
 pub mod store;
@@ -287,7 +288,11 @@ impl Engine {
                         .filter(|t| spec.accepts(t))
                         .map(|t| spec.layout(t))
                         .collect();
-                    Arc::new(v.into())
+                    let mut index: datafrog::Relation<Tuple> = v.into();
+                    // Filtered, it grew by doubling: give back the slack
+                    // (a tenth of the statics on 25x25).
+                    index.elements.shrink_to_fit();
+                    Arc::new(index)
                 };
                 if self.indexes.probed.contains(&id) {
                     if st.probe_sets.len() <= id {
@@ -355,7 +360,7 @@ impl Engine {
                 && !st.counter_init.contains_key(&index)
                 && st.has_seed(index)
             {
-                let init = store::counter_init(st, index, &a.bound);
+                let init = store::counter_init(st, index, a);
                 if matches!(a.op, CmpOp::Ge | CmpOp::Gt) {
                     let reached = store::reached_at_start(&init, st.seed(index), a.key_len);
                     st.reached_at_start.insert(index, Arc::new(reached));

@@ -5,6 +5,7 @@
 //! where its parent stalled.
 
 use super::memo;
+use super::needs::Needs;
 use super::plan::{
     self, ChainRole, Check, FIRST_GATED_TIER, IndexId, Lookup, Op, Out, Plan, SeedSource,
 };
@@ -34,7 +35,7 @@ pub struct Statics {
     /// The starting array counters of counts over numbered static seeds,
     /// by the seed's index: each group's bound. Shared copy-on-write by
     /// every store of the grid size.
-    pub counter_init: FxHashMap<IndexId, Arc<Vec<i32>>>,
+    pub counter_init: FxHashMap<IndexId, Arc<Needs>>,
     /// The groups of those counts reached before any body tuple (a bound
     /// of zero or less), by the seed's index: what every new store starts
     /// with in the count's `reached` relation.
@@ -125,7 +126,7 @@ enum Counters {
     /// By the group's row in a numbered static seed: how many more body
     /// tuples the group needs (its bound minus its count so far). Shared
     /// with the grid's starting array and with forks until first changed.
-    Dense(Arc<Vec<i32>>),
+    Dense(Arc<Needs>),
     /// A set's groups: the bitmask of the values collected so far.
     Sets(FxHashMap<Tuple, u32>),
     /// A set's groups by their row in a numbered static seed.
@@ -246,7 +247,7 @@ impl Store {
                             .counter_init
                             .get(&index)
                             .cloned()
-                            .unwrap_or_else(|| Arc::new(counter_init(statics, index, &a.bound))),
+                            .unwrap_or_else(|| Arc::new(counter_init(statics, index, a))),
                     ),
                     _ => Counters::Sparse(FxHashMap::default()),
                 })
@@ -534,7 +535,7 @@ impl Store {
                         Counters::Sparse(m) => m
                             .get(&key_prefix(&t, agg.key_len))
                             .map_or(0, |c| c.0 as i64),
-                        Counters::Dense(left) => left.get(row).map_or(0, |l| bound - *l as i64),
+                        Counters::Dense(left) => left.get(row).map_or(0, |l| bound - l),
                         Counters::Sets(m) => {
                             m.get(&key_prefix(&t, agg.key_len)).map_or(0, |&s| s as i64)
                         }
@@ -676,14 +677,12 @@ impl Store {
                 grown_facts(sets, &grown, a, |row| keys.get(&row).copied(), &mut reached);
             }
             Counters::Dense(shared) => {
-                let left = Arc::make_mut(shared);
                 let slot = a.row_slot.unwrap_or_default();
-                for t in tuples {
-                    let row = super::tuple::slot(t, slot) as usize;
-                    if count_down(left, row, monotone) {
-                        reached.push(key_prefix(t, a.key_len));
-                    }
-                }
+                let rows = tuples.iter().map(|t| super::tuple::slot(t, slot) as usize);
+                // A numbered seed's row is its group's key.
+                Arc::make_mut(shared).count_down(rows, monotone, |i| {
+                    reached.push(key_prefix(&tuples[i], a.key_len));
+                });
             }
         }
         if !reached.is_empty() {
@@ -765,14 +764,13 @@ impl Store {
             };
             let bump = |rows: &[u32]| match left.as_deref_mut() {
                 Some(left) => {
-                    for &row in rows {
-                        if count_down(left, row as usize, monotone) {
-                            // A numbered seed's row `row` is its group's key.
-                            if let Some(t) = seeds.get(row as usize) {
-                                reached.push(key_prefix(&t, agg.key_len));
-                            }
+                    let each = rows.iter().map(|&row| row as usize);
+                    left.count_down(each, monotone, |i| {
+                        // A numbered seed's row is its group's key.
+                        if let Some(t) = seeds.get(rows[i] as usize) {
+                            reached.push(key_prefix(&t, agg.key_len));
                         }
-                    }
+                    });
                 }
                 // A set's rows are gathered, so that a group that grows
                 // several times in a round is emitted once.
@@ -947,11 +945,10 @@ fn copy_recent(vars: &mut [Var], from: usize, to: usize, origin: FactOrigin) {
 
 /// The groups of a count over a numbered static seed whose starting
 /// counter (bound minus count) is already at most zero.
-pub fn reached_at_start(left: &[i32], seeds: SeedRows, key_len: usize) -> Vec<Tuple> {
-    left.iter()
-        .enumerate()
-        .filter(|(_, l)| **l <= 0)
-        .filter_map(|(row, _)| seeds.get(row))
+pub fn reached_at_start(left: &Needs, seeds: SeedRows, key_len: usize) -> Vec<Tuple> {
+    left.satisfied()
+        .into_iter()
+        .filter_map(|row| seeds.get(row))
         .map(|t| key_prefix(&t, key_len))
         .collect()
 }
@@ -1000,23 +997,11 @@ fn grown_facts(
     }
 }
 
-/// Counts one body tuple of array row `row` (how many more its group
-/// needs); true when that reaches a monotone count's group.
-#[inline]
-fn count_down(left: &mut [i32], row: usize, monotone: bool) -> bool {
-    left.get_mut(row).is_some_and(|l| {
-        *l -= 1;
-        monotone && *l == 0
-    })
-}
-
 /// Each group's bound, for a count over a numbered static seed.
-pub fn counter_init(statics: &Statics, seed: IndexId, bound: &plan::CExpr) -> Vec<i32> {
-    statics
-        .seed(seed)
-        .iter()
-        .map(|t| threshold(bound, &t).clamp(i32::MIN as i64, i32::MAX as i64) as i32)
-        .collect()
+pub fn counter_init(statics: &Statics, seed: IndexId, agg: &plan::PlanAgg) -> Needs {
+    let seeds = statics.seed(seed);
+    let bounds = seeds.iter().map(|t| threshold(&agg.bound, &t));
+    Needs::new(bounds, seeds.len(), matches!(agg.op, CmpOp::Ge | CmpOp::Gt))
 }
 
 /// The value of a count's bound for a group (key slots of a flat tuple).
