@@ -17,11 +17,11 @@ use super::tuple::{Key, Tuple};
 /// Past this many stored output tuples (16 MiB) the memo starts over,
 /// bounding memory per thread.
 const MAX_OUTPUTS: usize = 1 << 19;
-/// Past this many stored counter rows (16 MiB) the memo starts over. The
-/// whole library on 9x9 needs about 1.5 million (every digit set's groups
-/// that an elimination or a subset's helper fact bumps); with the old bound
-/// of a million the memo started over every few puzzles and recomputed.
-const MAX_ROWS: usize = 1 << 22;
+/// Past this many stored counter rows (4 MiB) the memo starts over. Since
+/// the techniques over digit sets grow sets instead of counting per digit
+/// set, the whole library on 9x9 needs far fewer (a bound of 16 MiB made
+/// no difference in time there), while every tier on 25x25 filled 12 MiB.
+const MAX_ROWS: usize = 1 << 20;
 
 /// Where an input's outputs lie in an arena.
 type Span = (u32, u32);

@@ -435,8 +435,26 @@ impl Engine {
         if !st.timed_out {
             self.build_products(&mut st);
             self.init_counters(&mut st);
+            self.drop_unread_sets(&mut st);
         }
         st
+    }
+
+    /// Drops the flat copies of the digit-set built-ins that only indexes
+    /// of another layout read (every index is built by now): `covers` alone
+    /// is 222,050 tuples on 25x25. [`Solve::relation_facts`] recomputes them
+    /// for inspection: they depend on the grid size alone.
+    fn drop_unread_sets(&self, st: &mut Statics) {
+        for (id, rel) in self.program.relations.iter().enumerate() {
+            let size_only = matches!(
+                rel.builtin,
+                Some(Builtin::DigitSet | Builtin::InSet | Builtin::Covers)
+            );
+            let flat = plan::IndexSpec::flat(id, self.lowered.rels[id].arity);
+            if size_only && self.indexes.find(&flat).is_none() {
+                st.rels[id] = None;
+            }
+        }
     }
 
     /// Puts together the product seeds from their parts (computed by the
@@ -820,7 +838,13 @@ impl Solve<'_> {
         }
         match self.statics.rels.get(rel) {
             Some(Some(r)) => r.iter().map(|t| (*t, None)).collect(),
-            _ => Vec::new(),
+            // A digit-set built-in that was not kept (see `drop_unread_sets`).
+            _ => self
+                .engine
+                .base_facts(rel, &self.geometry, None, &[])
+                .into_iter()
+                .map(|t| (t, None))
+                .collect(),
         }
     }
 

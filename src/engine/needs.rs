@@ -3,17 +3,16 @@
 //!
 //! Most bounds are small (the size of a digit set, a count of one), and a
 //! threshold count only cares about the step from one to zero, so such
-//! counters are kept in a byte each and stop at the byte's floor: the gate
-//! counts of every tier have 3.8 million groups on 25x25, 15 MiB as `i32`
-//! per store and as many again shared.
+//! counters are kept in a byte each and stop at zero: the gate counts of
+//! every tier have 3.8 million groups on 25x25, 15 MiB as `i32` per store
+//! and as many again shared.
 
 /// How many more body tuples each group needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Needs {
     /// Exact, for counts that compare with `=`, `<`, ... at the fixpoint.
     Wide(Vec<i32>),
-    /// For threshold counts (`>=`, `>`) whose bounds all fit a byte: past
-    /// zero they stay at `i8::MIN`, never wrapping back to zero.
+    /// For threshold counts (`>=`, `>`) whose bounds all fit a byte.
     Narrow(Vec<i8>),
 }
 
@@ -65,7 +64,9 @@ impl Needs {
 
     /// Counts one body tuple of each row in `rows` and calls `reached`
     /// with the position (in `rows`) of each row whose group a threshold
-    /// count now reaches.
+    /// count now reaches. A threshold count's group that needs nothing
+    /// more is left alone: it was reached (or satisfied from the start)
+    /// once, and only that step matters.
     #[inline]
     pub fn count_down(
         &mut self,
@@ -73,27 +74,28 @@ impl Needs {
         threshold: bool,
         mut reached: impl FnMut(usize),
     ) {
+        fn each<T: Copy + PartialOrd + From<i8> + std::ops::SubAssign>(
+            v: &mut [T],
+            rows: impl Iterator<Item = usize>,
+            threshold: bool,
+            reached: &mut impl FnMut(usize),
+        ) {
+            let (zero, one) = (T::from(0), T::from(1));
+            for (i, row) in rows.enumerate() {
+                let Some(l) = v.get_mut(row) else { continue };
+                if !threshold {
+                    *l -= one;
+                } else if *l > zero {
+                    *l -= one;
+                    if *l == zero {
+                        reached(i);
+                    }
+                }
+            }
+        }
         match self {
-            Needs::Wide(v) => {
-                for (i, row) in rows.enumerate() {
-                    if let Some(l) = v.get_mut(row) {
-                        *l -= 1;
-                        if threshold && *l == 0 {
-                            reached(i);
-                        }
-                    }
-                }
-            }
-            Needs::Narrow(v) => {
-                for (i, row) in rows.enumerate() {
-                    if let Some(l) = v.get_mut(row) {
-                        *l = l.saturating_sub(1);
-                        if *l == 0 {
-                            reached(i);
-                        }
-                    }
-                }
-            }
+            Needs::Wide(v) => each(v, rows, threshold, &mut reached),
+            Needs::Narrow(v) => each(v, rows, true, &mut reached),
         }
     }
 }
@@ -103,17 +105,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn small_threshold_bounds_take_a_byte_and_never_wrap() {
+    fn small_threshold_bounds_take_a_byte_and_stop_at_zero() {
         let mut needs = Needs::new([2, 1, 0].into_iter(), 3, true);
         assert!(matches!(needs, Needs::Narrow(_)));
         assert_eq!(needs.satisfied(), [2]);
         let mut hits = Vec::new();
-        // Row 1 reaches zero once; 300 more tuples never bring it back.
-        let rows = [1, 0, 0];
+        // Row 1 reaches zero once; 300 more tuples never bring it back, and
+        // row 2, satisfied from the start, is never reached again.
+        let rows = [1, 0, 0, 2];
         needs.count_down(rows.into_iter(), true, |i| hits.push(rows[i]));
         needs.count_down(std::iter::repeat_n(1, 300), true, |_| hits.push(1));
         assert_eq!(hits, [1, 0]);
-        assert_eq!(needs.get(1), Some(i64::from(i8::MIN)));
+        assert_eq!((needs.get(1), needs.get(2)), (Some(0), Some(0)));
     }
 
     #[test]
