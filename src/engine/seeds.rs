@@ -23,8 +23,9 @@ pub struct ProductSeed {
     decoded: Option<Vec<Tuple>>,
 }
 
-/// The most groups of a product seed kept decoded (2 MiB of tuples).
-const DECODED_MAX: usize = 1 << 16;
+/// The most groups of a product seed kept decoded (512 KiB of tuples: the
+/// singles' seeds up to 16x16).
+const DECODED_MAX: usize = 1 << 14;
 
 /// One part of a product seed.
 #[derive(Clone)]
