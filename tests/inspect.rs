@@ -435,3 +435,51 @@ fn a_selector_that_selects_nothing_is_an_error() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn inspection_runs_the_solve_that_solve_would_run() {
+    // The essay's second puzzle needs a naked subset, above solve's default
+    // tiers: inspected like `solve` runs it, it takes a guess; with every
+    // tier, none.
+    let essay = common::read_repo_file("tests/data/essay.txt");
+    let run = |extra: &[&str]| {
+        let out = common::sudolog()
+            .args([
+                "facts",
+                "--puzzle",
+                "2",
+                "--relation",
+                "placed",
+                "--rule",
+                "a guess",
+            ])
+            .args(extra)
+            .arg("-")
+            .write_stdin(essay.clone())
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    assert!(run(&[]).contains("a guess"), "{}", run(&[]));
+    assert!(!run(&["--max-tier", "7"]).contains("a guess"));
+    // The search's limits apply too, and say what they did.
+    let out = common::sudolog()
+        .args([
+            "explain",
+            "--puzzle",
+            "3",
+            "--max-branches",
+            "1",
+            "-",
+            "r1c1",
+        ])
+        .write_stdin(essay)
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("stopped by the branch limit (--max-branches)"),
+        "{stderr}"
+    );
+}

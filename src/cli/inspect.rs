@@ -1,6 +1,8 @@
 //! The inspection commands: `facts`, `query` and `explain`.
 
-use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_engine};
+use super::{
+    EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, Limits, RuleArgs, SOLVE_DEFAULT_MAX_TIER, load_engine,
+};
 use crate::grid::read_inputs;
 use crate::inspect::db::{Fact, FactDb};
 use crate::inspect::eval::Evaluator;
@@ -8,7 +10,7 @@ use crate::inspect::explain;
 use crate::inspect::export::{Table, TableFormat};
 use crate::lang::check::check_query;
 use crate::lang::program::{Arg, Builtin, Literal, RelId, cell_value};
-use crate::search::{Mode, SearchOptions, Stop, search_keeping};
+use crate::search::{Mode, Stop, search_keeping};
 use crate::solver::{UNIQUENESS_BRANCHES, Uniqueness, uniqueness};
 use clap::{Args, ValueEnum};
 use std::io::{self, Write};
@@ -26,7 +28,11 @@ pub struct Target {
     /// Do not guess: inspect the rules' fixpoint alone.
     #[arg(long)]
     pub logic_only: bool,
-    /// The rule set.
+    /// How far the search may go (as in `solve`).
+    #[command(flatten)]
+    pub limits: Limits,
+    /// The rule set (as in `solve`: tiers up to 2 unless `--max-tier` or
+    /// `--techniques` say otherwise).
     #[command(flatten)]
     pub rules: RuleArgs,
 }
@@ -115,9 +121,15 @@ pub struct ExplainArgs {
 /// Loads the rules, reads the puzzle, solves it, and hands the fact
 /// snapshot to `f`. Errors are printed; the exit code is returned.
 fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io::Result<i32> {
-    let Some(engine) = load_engine(&target.rules) else {
+    // The solve `solve` would run: its default tiers and limits.
+    let mut rules = target.rules.clone();
+    if rules.techniques.is_none() {
+        rules.default_max_tier = Some(SOLVE_DEFAULT_MAX_TIER);
+    }
+    let Some(mut engine) = load_engine(&rules) else {
         return Ok(EXIT_INVALID);
     };
+    engine.fact_limit = target.limits.max_facts;
     let index = target.puzzle;
     let puzzle = match read_inputs(std::slice::from_ref(&target.file)).nth(index - 1) {
         Some(Ok(p)) => p,
@@ -138,11 +150,15 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
     } else {
         Mode::First
     };
-    let options = SearchOptions {
-        mode,
-        ..SearchOptions::default()
-    };
-    let (_, kept) = search_keeping(&engine, &puzzle, &options, true);
+    let options = target.limits.search(mode, false);
+    let (searched, kept) = search_keeping(&engine, &puzzle, &options, true);
+    if let Some(why) = limit_note(searched.stop) {
+        noteln!(
+            "note: {} (puzzle {index}): the search was {why}: the facts are those of the rules' \
+             fixpoint before any guess",
+            target.file
+        );
+    }
     // Facts of a puzzle that is no proper Sudoku mislead unless said so:
     // count its solutions up to two.
     match uniqueness(&engine, &puzzle, UNIQUENESS_BRANCHES) {
@@ -160,10 +176,7 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
         Some(s) => s,
         // No solution and no stall to show: inspect the rules' own fixpoint.
         None => {
-            let logic = SearchOptions {
-                mode: Mode::LogicOnly,
-                ..SearchOptions::default()
-            };
+            let logic = target.limits.search(Mode::LogicOnly, false);
             match search_keeping(&engine, &puzzle, &logic, true) {
                 (_, Some(s)) => s,
                 (r, None) => {
@@ -173,6 +186,9 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
                              or the rule set is too heavy for this grid: try --max-tier)"
                         ),
                         (_, _, Some(wrong)) => format!("the rules produced a wrong grid ({wrong})"),
+                        (Stop::Timeout, _, _) => "the time limit (--timeout) passed before the \
+                             rules reached their fixpoint; raise it"
+                            .to_string(),
                         _ => "the rules stopped before reaching a state".to_string(),
                     };
                     noteln!("{}: nothing to inspect for this puzzle: {why}", target.file);
@@ -183,6 +199,15 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
     };
     let db = FactDb::new(engine.program(), &state);
     f(&db)
+}
+
+/// Why a search stopped before it was done, if a limit stopped it.
+fn limit_note(stop: Stop) -> Option<&'static str> {
+    match stop {
+        Stop::Timeout => Some("stopped by the time limit (--timeout)"),
+        Stop::BranchLimit => Some("stopped by the branch limit (--max-branches)"),
+        _ => None,
+    }
 }
 
 /// The relation named `name` (or the `candidate` view).

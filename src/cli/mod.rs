@@ -160,17 +160,9 @@ pub struct SolveArgs {
     /// (`--count 2` is the uniqueness check).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub count: Option<u64>,
-    /// Stop a puzzle's search after opening N branches.
-    #[arg(long, value_name = "N")]
-    pub max_branches: Option<u64>,
-    /// Stop a puzzle's search after SECS seconds (fractions allowed).
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
-    pub timeout: Option<Duration>,
-    /// Stop a branch whose rules store more than N facts (a rule that
-    /// derives without end); the report names the relation that grew.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_FACT_LIMIT,
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_facts: u64,
+    /// How far a puzzle's search may go.
+    #[command(flatten)]
+    pub limits: Limits,
     /// Log every step: which rule placed or eliminated what, each guess and
     /// backtrack, and the path to the solution (grid and JSON formats; on
     /// stderr for the line format).
@@ -191,6 +183,35 @@ pub struct SolveArgs {
     /// The rule set.
     #[command(flatten)]
     pub rules: RuleArgs,
+}
+
+/// The limits of one puzzle's search, shared by `solve` and the
+/// inspection commands (which inspect the solve that `solve` would run).
+#[derive(Args, Debug, Clone)]
+pub struct Limits {
+    /// Stop a puzzle's search after opening N branches.
+    #[arg(long, value_name = "N")]
+    pub max_branches: Option<u64>,
+    /// Stop a puzzle's search after SECS seconds (fractions allowed).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Stop a branch whose rules store more than N facts (a rule that
+    /// derives without end); the report names the relation that grew.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_FACT_LIMIT,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_facts: u64,
+}
+
+impl Limits {
+    /// Search options in `mode` within these limits (and `trace`).
+    pub fn search(&self, mode: Mode, trace: bool) -> SearchOptions {
+        SearchOptions {
+            mode,
+            max_branches: self.max_branches,
+            timeout: self.timeout,
+            trace,
+        }
+    }
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -366,17 +387,13 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
         return Ok(EXIT_INVALID);
     };
     engine.provenance = !args.no_provenance;
-    engine.fact_limit = args.max_facts;
-    let options = SearchOptions {
-        mode: match (args.logic_only, args.count) {
-            (true, _) => Mode::LogicOnly,
-            (false, Some(n)) => Mode::Count(n),
-            (false, None) => Mode::First,
-        },
-        max_branches: args.max_branches,
-        timeout: args.timeout,
-        trace: args.trace,
+    engine.fact_limit = args.limits.max_facts;
+    let mode = match (args.logic_only, args.count) {
+        (true, _) => Mode::LogicOnly,
+        (false, Some(n)) => Mode::Count(n),
+        (false, None) => Mode::First,
     };
+    let options = args.limits.search(mode, args.trace);
     let show = Show {
         counting: args.count.is_some(),
         count_limit: args.count.unwrap_or(1),
