@@ -115,10 +115,16 @@ pub fn solve(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Outco
         _ => r.partial.clone(),
     };
     let n = puzzle.geometry.n;
-    let eliminated = candidates
-        .iter()
-        .map(|m| n.saturating_sub(m.count_ones() as usize))
-        .sum();
+    // A solved grid reports no pencil marks: each of its cells has every
+    // digit but its own eliminated.
+    let eliminated = if candidates.is_empty() {
+        grid.iter().filter(|&&d| d != 0).count() * n.saturating_sub(1)
+    } else {
+        candidates
+            .iter()
+            .map(|m| n.saturating_sub(m.count_ones() as usize))
+            .sum()
+    };
     let mut firings: Vec<(usize, u64)> = r.stats.firings.iter().map(|(&k, &v)| (k, v)).collect();
     firings.sort_unstable();
     Outcome {

@@ -63,13 +63,7 @@ fn step_before_first_technique() -> u32 {
     let first = json_lines(&out)
         .iter()
         .filter(|f| f["rule"] != "rules/grid.dl:16")
-        .map(|f| {
-            f["step"]
-                .as_str()
-                .expect("step")
-                .parse::<u32>()
-                .expect("number")
-        })
+        .map(|f| f["step"].as_u64().expect("the step, a number") as u32)
         .min()
         .expect("some technique placed a digit");
     first - 1
@@ -482,4 +476,46 @@ fn inspection_runs_the_solve_that_solve_would_run() {
         stderr.contains("stopped by the branch limit (--max-branches)"),
         "{stderr}"
     );
+}
+
+#[test]
+fn json_numbers_are_numbers() {
+    let (_, placed, _) = sudolog(
+        &["facts", "-", "--relation", "placed", "--format", "json"],
+        ESSAY_1,
+    );
+    let rows = json_lines(&placed);
+    assert!(
+        rows.iter()
+            .all(|r| r["step"].is_u64() && r["branch"].is_u64())
+    );
+    // Static facts have no step or branch; `number` columns are numbers.
+    let (_, sets, _) = sudolog(
+        &["facts", "-", "--relation", "digit_set", "--format", "json"],
+        ESSAY_1,
+    );
+    let first = &json_lines(&sets)[0];
+    assert!(
+        first["step"].is_null() && first["branch"].is_null(),
+        "{first}"
+    );
+    assert!(first["k"].is_u64() && first["s"].is_u64(), "{first}");
+    // Cells and digits stay text (`r3c5`, a digit's symbol).
+    assert!(rows[0]["c"].is_string() && rows[0]["d"].is_string());
+    let (_, answers, _) = sudolog(
+        &[
+            "query",
+            "-",
+            "placed(C, D), digit_set(S, 2), in_set(D, S)",
+            "--format",
+            "json",
+        ],
+        ESSAY_1,
+    );
+    let first = &json_lines(&answers)[0];
+    assert!(first["S"].is_u64() && first["C"].is_string(), "{first}");
+    // A solved puzzle's statistics count its eliminations: 81 cells with
+    // 8 digits gone each.
+    let (_, solved, _) = sudolog(&["solve", "-", "--format", "json"], ESSAY_1);
+    assert_eq!(json_lines(&solved)[0]["stats"]["eliminated"], 648);
 }

@@ -8,6 +8,7 @@ use crate::inspect::db::{Fact, FactDb};
 use crate::inspect::eval::Evaluator;
 use crate::inspect::explain;
 use crate::inspect::export::{Table, TableFormat};
+use crate::lang::ast::Type;
 use crate::lang::check::check_query;
 use crate::lang::program::{Arg, Builtin, Literal, RelId, cell_value};
 use crate::search::{Mode, Stop, search_keeping};
@@ -241,10 +242,19 @@ pub fn facts_table(db: &FactDb, rel: RelId, rule: Option<&str>, at: Option<u32>)
     } else {
         db.relations[rel].facts.clone()
     };
+    let numbers = types
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| **t == Type::Number);
     let mut table = Table {
         columns: names,
         rows: Vec::new(),
         data_columns: types.len(),
+        // The data's numbers, then `step` and `branch`.
+        numeric: numbers
+            .map(|(i, _)| i)
+            .chain([types.len() + 1, types.len() + 2])
+            .collect(),
     };
     table
         .columns
@@ -375,6 +385,9 @@ pub fn query(args: &QueryArgs) -> io::Result<i32> {
         let table = Table {
             columns: q.outputs.iter().map(|&v| q.var_names[v].clone()).collect(),
             data_columns: q.outputs.len(),
+            numeric: (0..q.outputs.len())
+                .filter(|&i| q.var_types[q.outputs[i]] == Type::Number)
+                .collect(),
             rows,
         };
         io::stdout()

@@ -28,6 +28,9 @@ pub struct Table {
     /// How many leading columns are data (the rest is provenance, which TSV
     /// leaves out so the file matches the relation's declaration).
     pub data_columns: usize,
+    /// The columns that hold numbers (JSON writes them as numbers, and an
+    /// empty cell as `null`); the others are text.
+    pub numeric: Vec<usize>,
 }
 
 fn csv_field(s: &str) -> String {
@@ -71,11 +74,23 @@ impl Table {
                         .columns
                         .iter()
                         .zip(r)
-                        .map(|(c, v)| (c.clone(), Json::String(v.clone())))
+                        .enumerate()
+                        .map(|(i, (c, v))| (c.clone(), self.json_cell(i, v)))
                         .collect();
                     format!("{}\n", Json::Object(obj))
                 })
                 .collect(),
+        }
+    }
+
+    fn json_cell(&self, column: usize, v: &str) -> Json {
+        if !self.numeric.contains(&column) {
+            return Json::String(v.to_string());
+        }
+        match v.parse::<i64>() {
+            Ok(n) => Json::from(n),
+            Err(_) if v.is_empty() => Json::Null,
+            Err(_) => Json::String(v.to_string()),
         }
     }
 
