@@ -519,3 +519,40 @@ fn json_numbers_are_numbers() {
     let (_, solved, _) = sudolog(&["solve", "-", "--format", "json"], ESSAY_1);
     assert_eq!(json_lines(&solved)[0]["stats"]["eliminated"], 648);
 }
+
+#[test]
+fn the_candidate_view_has_no_provenance() {
+    // Open digits were derived by no rule: no `static` rule, step or branch.
+    let args = ["facts", "-", "--logic-only", "--relation", "candidate"];
+    let (_, table, _) = sudolog(&args, ESSAY_3);
+    assert_eq!(
+        table
+            .lines()
+            .next()
+            .map(str::split_whitespace)
+            .map(Iterator::collect::<Vec<_>>),
+        Some(vec!["c", "d"])
+    );
+    let (_, json, _) = sudolog(&[&args[..], &["--format", "json"]].concat(), ESSAY_3);
+    let rows = json_lines(&json);
+    assert!(!rows.is_empty());
+    assert!(
+        rows.iter()
+            .all(|r| r.as_object().is_some_and(|o| o.len() == 2)),
+        "{json}"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("facts.db");
+    let path = db.to_str().expect("utf-8 path");
+    let (code, _, err) = sudolog(&["facts", "-", "--logic-only", "--sqlite", path], ESSAY_3);
+    assert_eq!(code, 0, "{err}");
+    let conn = rusqlite::Connection::open(&db).expect("opens");
+    let with_rule: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM candidate WHERE rule IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )
+        .expect("query");
+    assert_eq!(with_rule, 0);
+}

@@ -237,7 +237,10 @@ pub fn facts_table(db: &FactDb, rel: RelId, rule: Option<&str>, at: Option<u32>)
         Some(r) => r.columns.iter().map(|c| c.0.clone()).collect(),
         None => vec!["c".into(), "d".into()],
     };
-    let facts: Vec<Fact> = if rel == db.candidate_rel() {
+    // The candidate view lists digits still open: no rule derived them, so
+    // it has no provenance columns (and no row comes from a rule).
+    let view = rel == db.candidate_rel();
+    let facts: Vec<Fact> = if view {
         db.candidate_facts(at.unwrap_or(u32::MAX))
     } else {
         db.relations[rel].facts.clone()
@@ -256,11 +259,15 @@ pub fn facts_table(db: &FactDb, rel: RelId, rule: Option<&str>, at: Option<u32>)
             .chain([types.len() + 1, types.len() + 2])
             .collect(),
     };
-    table
-        .columns
-        .extend(["rule", "step", "branch"].map(String::from));
+    if view {
+        table.numeric.retain(|&i| i < types.len());
+    } else {
+        table
+            .columns
+            .extend(["rule", "step", "branch"].map(String::from));
+    }
     for f in facts {
-        if at.is_some_and(|s| f.step() > s) {
+        if at.is_some_and(|s| f.step() > s) || (view && rule.is_some()) {
             continue;
         }
         let origin = db.origin_name(&f);
@@ -279,6 +286,10 @@ pub fn facts_table(db: &FactDb, rel: RelId, rule: Option<&str>, at: Option<u32>)
             .zip(&types)
             .map(|(v, t)| db.show(*t, *v))
             .collect();
+        if view {
+            table.rows.push(row);
+            continue;
+        }
         row.push(origin);
         row.push(f.origin.map_or(String::new(), |o| o.step.to_string()));
         row.push(

@@ -54,7 +54,9 @@ pub fn export(db: &FactDb, path: &Path) -> rusqlite::Result<usize> {
         tx.execute_batch(&format!("CREATE TABLE \"{name}\" ({});", decl.join(", ")))?;
         let marks = vec!["?"; columns.len() + 3].join(", ");
         let mut insert = tx.prepare(&format!("INSERT INTO \"{name}\" VALUES ({marks})"))?;
-        let facts = if rel == db.candidate_rel() {
+        // The candidate view's digits are open, not derived: no provenance.
+        let view = rel == db.candidate_rel();
+        let facts = if view {
             db.candidate_facts(u32::MAX)
         } else {
             db.relations[rel].facts.clone()
@@ -69,7 +71,11 @@ pub fn export(db: &FactDb, path: &Path) -> rusqlite::Result<usize> {
                     _ => rusqlite::types::Value::Text(db.show(*t, *v)),
                 })
                 .collect();
-            row.push(rusqlite::types::Value::Text(db.origin_name(f)));
+            row.push(if view {
+                rusqlite::types::Value::Null
+            } else {
+                rusqlite::types::Value::Text(db.origin_name(f))
+            });
             match f.origin {
                 Some(o) => {
                     row.push(rusqlite::types::Value::Integer(o.step as i64));
