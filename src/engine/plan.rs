@@ -834,6 +834,10 @@ impl Builder<'_> {
         let mut remaining: Vec<&Atom> = rule.atoms.iter().collect();
         let mut pending_cmps: Vec<&(Expr, CmpOp, Expr)> = rule.cmps.iter().collect();
         let mut pending_negs: Vec<&Atom> = rule.negs.iter().collect();
+        let mut atom_vars = Vec::new();
+        for a in &rule.atoms {
+            super::ir::atom_vars(a, &mut atom_vars);
+        }
         // Guards are checked by the last operator, in the round that
         // derives the head: an earlier operator may run rounds before it,
         // and `explain` re-checks a guard against the facts known before
@@ -905,8 +909,13 @@ impl Builder<'_> {
             let Some(ni) = next else {
                 // Last operator: a map to the head (or straight output).
                 let env = layout_env(&layout, 0);
-                let (env, mut checks) =
-                    self.apply_filters(env, &mut pending_cmps, &mut pending_negs, driver_checks);
+                let (env, mut checks) = self.apply_filters(
+                    env,
+                    &mut pending_cmps,
+                    &mut pending_negs,
+                    driver_checks,
+                    &atom_vars,
+                );
                 checks.extend(
                     self.guard_checks(&guards, &env)
                         .ok_or_else(|| err("a guard uses variables no atom binds".into()))?,
@@ -988,6 +997,7 @@ impl Builder<'_> {
                     &mut pending_cmps,
                     &mut pending_negs,
                     std::mem::take(&mut driver_checks),
+                    &atom_vars,
                 );
                 let needed =
                     self.needed(rule, &remaining, Some(atom), &pending_cmps, &pending_negs);
@@ -1025,8 +1035,13 @@ impl Builder<'_> {
                 }
             }
             bound.extend(val_vars.iter().flatten());
-            let (env, more) =
-                self.apply_filters(env, &mut pending_cmps, &mut pending_negs, Vec::new());
+            let (env, more) = self.apply_filters(
+                env,
+                &mut pending_cmps,
+                &mut pending_negs,
+                Vec::new(),
+                &atom_vars,
+            );
             checks.extend(more);
             if is_last {
                 checks.extend(
@@ -1157,6 +1172,7 @@ impl Builder<'_> {
         cmps: &mut Vec<&(Expr, CmpOp, Expr)>,
         negs: &mut Vec<&Atom>,
         mut checks: Vec<Check>,
+        atom_vars: &[VarId],
     ) -> (FxHashMap<VarId, CExpr>, Vec<Check>) {
         loop {
             let mut progress = false;
@@ -1170,8 +1186,13 @@ impl Builder<'_> {
                     continue;
                 }
                 if *op == CmpOp::Eq {
+                    // `V = e` assigns only a variable that no atom binds:
+                    // one that an atom binds later is compared with `e`
+                    // once it is (a join would otherwise overwrite it).
                     let assign = match (a, b) {
-                        (Expr::Var(v), e) | (e, Expr::Var(v)) if !env.contains_key(v) => {
+                        (Expr::Var(v), e) | (e, Expr::Var(v))
+                            if !env.contains_key(v) && !atom_vars.contains(v) =>
+                        {
                             cexpr(e, &env).map(|c| (*v, c))
                         }
                         _ => None,
