@@ -201,6 +201,10 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
     };
     let mut main_atoms = Vec::new();
     let mut covered = false;
+    // Value counts first: a later count may read one's value (in its bound
+    // or group), and then takes its `reached` relation into its seed.
+    counts.sort_by_key(|agg| agg.value.is_none());
+    let mut values: Vec<(VarId, Atom)> = Vec::new();
     for agg in counts {
         // The group's variables that the count's own atoms bind come first,
         // then those it only compares or negates (the ones each counted
@@ -226,6 +230,16 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
                 key.push(v);
             }
         }
+        let atoms: Vec<Atom> = atoms
+            .iter()
+            .cloned()
+            .chain(
+                values
+                    .iter()
+                    .filter(|(v, _)| key.contains(v))
+                    .map(|(_, a)| a.clone()),
+            )
+            .collect();
         let outer_dynamic = atoms.iter().any(|a| out.rels[a.rel].dynamic);
         // A negated atom counts too: the seed keeps only the groups where it
         // does not hold, so a negated `given` makes the seed the puzzle's.
@@ -401,7 +415,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             // The seed already holds every binding of the other atoms.
             covered = true;
         }
-        main_atoms.push(Atom {
+        let reached_atom = Atom {
             rel: reached,
             args: key
                 .iter()
@@ -409,7 +423,11 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
                 .map(|&v| Arg::Var(v))
                 .collect(),
             span: agg.span,
-        });
+        };
+        if let Some(v) = agg.value {
+            values.push((v, reached_atom.clone()));
+        }
+        main_atoms.push(reached_atom);
         out.aggs.push(AggDef {
             seed,
             body: inner,
