@@ -4,8 +4,45 @@
 use crate::engine::{Engine, Guess};
 use crate::grid::regions::box_index;
 use crate::grid::{Geometry, Puzzle};
+use crate::lang::library::RuleSources;
 use crate::search::{Mode, SearchOptions, Stop, search};
 use std::time::Instant;
+
+/// The hardest tier a solve uses unless told otherwise: singles and locked
+/// candidates. With guessing allowed, the subset and fish tiers cost more
+/// than the branches they save (about 9x slower on hard puzzles), so they
+/// are opt-in (`--max-tier`, `--techniques`); `grade` and `verify-rules`
+/// use the whole library.
+pub const DEFAULT_MAX_TIER: u32 = 2;
+
+/// The standard rule library with `sudolog solve`'s defaults (tiers up to
+/// [`DEFAULT_MAX_TIER`], the default limits), ready to solve puzzles: the
+/// library's way to do what the command line does. See the crate's
+/// quick start.
+pub struct Solver {
+    engine: Engine,
+    options: SearchOptions,
+}
+
+impl Solver {
+    /// Compiles the standard library (once; then solve as many puzzles as
+    /// you like, from any number of threads).
+    pub fn new() -> Result<Solver, String> {
+        let mut program = RuleSources::standard().load().map_err(|e| e.to_string())?;
+        program.restrict_tier(DEFAULT_MAX_TIER);
+        let engine = Engine::new(program).map_err(|d| d.render())?;
+        Ok(Solver {
+            engine,
+            options: SearchOptions::default(),
+        })
+    }
+
+    /// Solves a puzzle: its first solution (checked against the givens),
+    /// or why there is none.
+    pub fn solve(&self, puzzle: &Puzzle) -> Outcome {
+        solve(&self.engine, puzzle, &self.options)
+    }
+}
 
 /// What became of a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]

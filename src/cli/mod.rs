@@ -39,12 +39,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// The hardest tier `solve` uses unless told otherwise: singles and locked
-/// candidates. With guessing allowed, the subset and fish tiers cost more
-/// than the branches they save (about 9x slower on hard puzzles), so they
-/// are opt-in there (`--max-tier`, `--techniques`); `grade`, `facts`,
-/// `query` and `explain` use the whole library.
-pub const SOLVE_DEFAULT_MAX_TIER: u32 = 2;
+/// The hardest tier `solve` (and the inspection of its solve) uses unless
+/// told otherwise: see [`crate::solver::DEFAULT_MAX_TIER`].
+pub const SOLVE_DEFAULT_MAX_TIER: u32 = crate::solver::DEFAULT_MAX_TIER;
 
 /// Exit code: everything solved (or the rules checked out).
 pub const EXIT_OK: i32 = 0;

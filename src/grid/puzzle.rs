@@ -71,6 +71,34 @@ impl fmt::Display for PuzzleError {
 
 impl std::error::Error for PuzzleError {}
 
+/// Reads one puzzle from text in any format `sudolog` reads (a line of 16,
+/// 81, 256 or 625 symbols, a grid of rows, a jigsaw with its region map).
+/// Text with no puzzle or with more than one is an error.
+impl std::str::FromStr for Puzzle {
+    type Err = PuzzleError;
+
+    fn from_str(text: &str) -> Result<Puzzle, PuzzleError> {
+        const NAME: &str = "<string>";
+        let mut puzzles = super::PuzzleReader::new(text.as_bytes(), NAME);
+        let first = puzzles
+            .next()
+            .unwrap_or_else(|| Err(PuzzleError::new(NAME, 1, 1, "no puzzle in this text")))?;
+        match puzzles.next() {
+            None => Ok(first),
+            Some(second) => {
+                let line = second.map_or_else(|e| e.line, |p| p.origin.line);
+                Err(PuzzleError::new(
+                    NAME,
+                    line,
+                    1,
+                    "this text holds more than one puzzle; parse one at a time \
+                     (or read them all with `PuzzleReader`)",
+                ))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

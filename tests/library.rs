@@ -1,0 +1,40 @@
+//! The library's front door: a puzzle parsed from a string and solved with
+//! `sudolog solve`'s defaults, as the crate's quick start shows.
+
+use sudolog::grid::{Puzzle, PuzzleError};
+use sudolog::solver::{Solver, Verdict};
+
+#[test]
+fn a_parsed_puzzle_solves_like_the_command_line() {
+    let solver = Solver::new().unwrap_or_else(|e| panic!("the standard library: {e}"));
+    let puzzle: Puzzle = "1..4.........32.".parse().expect("a 4x4 puzzle");
+    let outcome = solver.solve(&puzzle);
+    assert_eq!(outcome.verdict, Verdict::Solved);
+    assert_eq!(
+        outcome.grid,
+        [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+    );
+    // A grid of rows parses too; givens that cannot all hold get no solution.
+    let rows = "12 3.\n.. ..\n.. ..\n.. .4\n";
+    let puzzle: Puzzle = rows.parse().expect("a 4x4 grid");
+    assert_eq!(puzzle.cells.iter().filter(|&&d| d != 0).count(), 4);
+    let dead: Puzzle = "12....3....3....".parse().expect("no repeated digit");
+    assert_eq!(solver.solve(&dead).verdict, Verdict::NoSolution);
+}
+
+#[test]
+fn text_that_is_not_one_puzzle_is_a_located_error() {
+    let err = |text: &str| -> PuzzleError {
+        match text.parse::<Puzzle>() {
+            Ok(p) => panic!("{text:?} parsed as {p:?}"),
+            Err(e) => e,
+        }
+    };
+    assert!(err("").message.contains("no puzzle"));
+    let two = err("1..4.........32.\n1..4.........32.\n");
+    assert_eq!(two.line, 2);
+    assert!(two.message.contains("more than one puzzle"), "{two}");
+    let bad = err("1..4....X....32.");
+    assert_eq!((bad.line, bad.column), (1, 9));
+    assert!(bad.message.contains("r3c1"), "{bad}");
+}
