@@ -353,3 +353,37 @@ fn no_progress_line_reaches_a_piped_stderr() {
         .success()
         .stderr("");
 }
+
+#[test]
+fn completions_for_bash_are_a_script_bash_accepts() {
+    let out = sudolog()
+        .args(["completions", "bash"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let script = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(script.contains("verify-rules") && script.contains("--max-tier"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("sudolog.bash");
+    fs::write(&path, &script).expect("written");
+    let loaded = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "source '{}' && complete -p sudolog",
+            path.display()
+        ))
+        .output()
+        .expect("bash runs");
+    let said = String::from_utf8_lossy(&loaded.stdout);
+    assert!(
+        loaded.status.success() && said.contains("_sudolog"),
+        "{said}"
+    );
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let out = sudolog()
+            .args(["completions", shell])
+            .output()
+            .expect("runs");
+        assert!(out.status.success() && !out.stdout.is_empty(), "{shell}");
+    }
+}

@@ -34,7 +34,7 @@ use crate::report::Show;
 use crate::report::summary::{PuzzleFigures, Summary};
 use crate::search::{Mode, SearchOptions};
 use crate::solver::solve;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -96,6 +96,13 @@ pub enum Command {
     /// Explain why a cell holds its digit, or why a fact holds, down to the
     /// givens and guesses.
     Explain(inspect::ExplainArgs),
+    /// Print a shell's completion script for sudolog (for example
+    /// `sudolog completions bash > ~/.local/share/bash-completion/completions/sudolog`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 /// Which rules to use.
@@ -259,6 +266,7 @@ pub fn main() -> i32 {
         Command::VerifyRules(args) => verify::verify_rules(&args),
         Command::Query(args) => inspect::query(&args),
         Command::Explain(args) => inspect::explain_command(&args),
+        Command::Completions { shell } => completions(shell),
     };
     match result {
         Ok(code) => code,
@@ -280,11 +288,21 @@ fn stdin_named_twice(command: &Command) -> bool {
         Command::VerifyRules(a) => std::iter::once(a.against.as_str())
             .chain(a.solutions.as_deref())
             .collect(),
-        Command::Check(_) | Command::Facts(_) | Command::Query(_) | Command::Explain(_) => {
-            Vec::new()
-        }
+        Command::Check(_)
+        | Command::Facts(_)
+        | Command::Query(_)
+        | Command::Explain(_)
+        | Command::Completions { .. } => Vec::new(),
     };
     inputs.iter().filter(|&&p| p == "-").count() > 1
+}
+
+/// `sudolog completions SHELL`: the shell's completion script, on stdout.
+fn completions(shell: clap_complete::Shell) -> io::Result<i32> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "sudolog", &mut script);
+    io::stdout().write_all(&script)?;
+    Ok(EXIT_OK)
 }
 
 /// Compiles a program, printing diagnostics on failure.
