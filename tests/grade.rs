@@ -8,7 +8,9 @@ use common::{check_listing, json_lines, read_repo_file, stdout_of, sudolog};
 use serde_json::Value;
 
 fn grades(file: &str) -> Vec<Value> {
-    json_lines(&stdout_of(sudolog().args(["grade", "--json", file])))
+    json_lines(&stdout_of(
+        sudolog().args(["grade", "--format", "json", file]),
+    ))
 }
 
 /// Whether `solve --logic-only --max-tier T` solves the puzzle on `line`.

@@ -15,12 +15,25 @@ pub struct GradeArgs {
     /// Puzzle files ("-" for standard input).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<String>,
-    /// One JSON object per puzzle instead of text.
-    #[arg(long)]
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: GradeFormat,
+    /// The same as `--format json` (kept for scripts written before it).
+    #[arg(long, hide = true, conflicts_with = "format")]
     pub json: bool,
     /// The rule set (and `--techniques`, `--max-tier`).
     #[command(flatten)]
     pub rules: RuleArgs,
+}
+
+/// Output formats of `grade`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GradeFormat {
+    /// One line per puzzle, then a summary.
+    #[default]
+    Text,
+    /// One JSON object per puzzle, one per line.
+    Json,
 }
 
 /// A puzzle's grade: the hardest technique that fired when the rules
@@ -56,6 +69,7 @@ fn grade_of(outcome: &Outcome, program: &Program) -> (String, BTreeMap<String, u
 
 /// Runs `grade`.
 pub fn grade(args: &GradeArgs) -> io::Result<i32> {
+    let json = args.json || args.format == GradeFormat::Json;
     let Some(engine) = load_engine(&args.rules) else {
         return Ok(EXIT_INVALID);
     };
@@ -98,7 +112,7 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
             match r {
                 Err(e) => {
                     invalid += 1;
-                    if args.json {
+                    if json {
                         writeln!(
                             out,
                             "{}",
@@ -116,7 +130,7 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
                         e.0 += 1;
                         e.1 += n;
                     }
-                    if args.json {
+                    if json {
                         writeln!(
                             out,
                             "{}",
@@ -143,7 +157,7 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
             Ok::<(), io::Error>(())
         },
     )?;
-    if !args.json {
+    if !json {
         let total: usize = summary.values().sum();
         writeln!(out, "\ngrade (hardest technique needed)   puzzles   share")?;
         let mut order: Vec<(u32, &String, &usize)> = summary
