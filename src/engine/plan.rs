@@ -147,6 +147,16 @@ pub enum CExpr {
 }
 
 impl CExpr {
+    /// The frame slots the expression reads.
+    pub fn slots(&self) -> Box<dyn Iterator<Item = u8> + '_> {
+        match self {
+            CExpr::Slot(i) => Box::new(std::iter::once(*i)),
+            CExpr::Const(_) => Box::new(std::iter::empty()),
+            CExpr::Add(a, b) | CExpr::Sub(a, b) => Box::new(a.slots().chain(b.slots())),
+            CExpr::Neg(a) => a.slots(),
+        }
+    }
+
     /// Evaluates over a frame; `None` on overflow.
     #[inline]
     pub fn eval(&self, f: &Frame) -> Option<Value> {
@@ -310,8 +320,11 @@ pub enum Op {
         index: IndexId,
         /// The key, over the source's slots.
         key: Vec<CExpr>,
-        /// Conditions.
+        /// Conditions: first those that read only the input tuple, which
+        /// are tested once per tuple, before its values are proposed.
         checks: Vec<Check>,
+        /// How many of `checks` read only the input tuple.
+        early: usize,
         /// Output layout.
         emit: Emit,
         /// Destination.
@@ -1097,11 +1110,16 @@ impl Builder<'_> {
                     .map(|v| chain_env.get(v).cloned().unwrap_or(CExpr::Const(0)))
                     .collect();
                 let index = self.indexes.id(spec);
+                let (mut checks, late): (Vec<Check>, Vec<Check>) =
+                    checks.into_iter().partition(|c| !reads_right(c));
+                let early = checks.len();
+                checks.extend(late);
                 self.plan.ops.push(Op::Extend {
                     source: current,
                     index,
                     key,
                     checks,
+                    early,
                     emit,
                     to,
                 });
@@ -1528,6 +1546,19 @@ pub fn passes(checks: &[Check], frame: &Frame, absent: &dyn Fn(Lookup, &Tuple) -
             lookup_key(key, frame).is_some_and(|t| absent(Lookup::State(*guard), &t))
         }
     })
+}
+
+/// Whether a check reads the right half of a frame (a join's right value
+/// or a proposed extension), rather than only the left tuple.
+pub fn reads_right(check: &Check) -> bool {
+    let right = |e: &CExpr| e.slots().any(|s| s as usize >= 2 * HALF);
+    match check {
+        Check::Fast(a, _, b) => [a, b]
+            .iter()
+            .any(|x| matches!(x, Simple::Slot(s) if *s as usize >= 2 * HALF)),
+        Check::Cmp(a, _, b) => right(a) || right(b),
+        Check::Absent { key, .. } | Check::Unknown { key, .. } => key.iter().any(right),
+    }
 }
 
 /// The tuple a negation or a guard looks up; `None` on overflow.

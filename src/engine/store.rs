@@ -734,6 +734,7 @@ impl Store {
                         index,
                         key,
                         checks,
+                        early,
                         emit,
                         ..
                     } = &plan.ops[at]
@@ -742,6 +743,7 @@ impl Store {
                             index: statics.index_tuples(*index),
                             key,
                             checks,
+                            early: *early,
                             emit,
                         };
                         extend_into(&tuples, &ext, &absent, room, &mut next);
@@ -868,6 +870,7 @@ impl Store {
                 index,
                 key,
                 checks,
+                early,
                 emit,
                 to,
             } => {
@@ -883,6 +886,7 @@ impl Store {
                         index: statics.index_tuples(*index),
                         key,
                         checks,
+                        early: *early,
                         emit,
                     };
                     let room = self.op_room;
@@ -1126,6 +1130,8 @@ struct Extension<'a> {
     index: &'a Relation<Tuple>,
     key: &'a [plan::CExpr],
     checks: &'a [Check],
+    /// How many of `checks` (the first) read only the input tuple.
+    early: usize,
     emit: &'a plan::Emit,
 }
 
@@ -1146,9 +1152,11 @@ fn extend_into(
         index,
         key,
         checks,
+        early,
         emit,
     } = *ext;
     let zero: Half = [0; HALF];
+    let (early, checks) = checks.split_at(early);
     let key_of = |t: &Tuple| -> Half {
         let f = Frame::new(t, &zero);
         let mut k = [0; HALF];
@@ -1167,6 +1175,9 @@ fn extend_into(
     let mut leapers = (ExtendWith::from(index, key_of), ValueFilter::from(filter));
     let mut values: Vec<&Half> = Vec::new();
     for t in source.iter() {
+        if !early.is_empty() && !plan::passes(early, &Frame::new(t, &zero), absent) {
+            continue;
+        }
         let mut min = (usize::MAX, usize::MAX);
         leapers.for_each_count(t, |i, count| {
             if count < min.1 {
