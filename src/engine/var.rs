@@ -112,6 +112,10 @@ impl Clone for Var {
     }
 }
 
+/// The largest batch of facts for which [`Var::insert`] makes room in one
+/// step.
+const RESERVE_BATCH: usize = 1024;
+
 impl Var {
     /// An empty variable keeping what `keep` says.
     pub fn new(keep: Keep) -> Var {
@@ -147,6 +151,13 @@ impl Var {
             return tuples.len() as u32;
         }
         let before = self.pending.len();
+        // Room for a small batch at once: growing step by step would
+        // rehash the facts several times per solve (most batches are new).
+        // A large batch may be mostly known facts: it grows the table as
+        // it goes, so that memory follows what is new.
+        if tuples.len() <= RESERVE_BATCH {
+            self.facts.reserve(tuples.len());
+        }
         for &t in tuples {
             if let std::collections::hash_map::Entry::Vacant(e) = self.facts.entry(Key(t)) {
                 e.insert(origin);
