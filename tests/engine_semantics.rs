@@ -1232,6 +1232,53 @@ narrow_all(C) :- cell(C), size(N), count : { eliminated(C, _) } >= N - 2.
 }
 
 #[test]
+fn a_guard_with_where_skips_exactly_what_a_larger_value_known_before_rules_out() {
+    // `gone(C, K)`: at least K digits are eliminated from C, one fact per
+    // K, arriving over the rounds. `first` skips a fact when a larger K of
+    // the same cell was known before the round that derives it, `first_flipped`
+    // says the same with the comparison written the other way round, and
+    // `all` is the unguarded twin, whose step is the round the others fire in.
+    let text = r#"
+.decl gone(c: cell, k: number)
+gone(C, K) :- cell(C), digit(K), count : { eliminated(C, _) } >= K.
+.decl first(c: cell, k: number)
+first(C, K) :- gone(C, K), unless gone(C, J) where J > K.
+.decl first_flipped(c: cell, k: number)
+first_flipped(C, K) :- gone(C, K), unless gone(C, J) where K < J.
+.decl all(c: cell, k: number)
+all(C, K) :- gone(C, K).
+"#;
+    let engine = standard_engine(Some(text));
+    for line in [ESSAY, STALL_1, STALL_2] {
+        let givens = cells(line);
+        let solve = run_to_end(&engine, &givens);
+        let gone = facts_with_steps(&solve, "gone");
+        let all = facts_with_steps(&solve, "all");
+        let expected: BTreeMap<Vec<i64>, u32> = all
+            .iter()
+            .filter(|(ck, step)| {
+                !gone
+                    .iter()
+                    .any(|(cj, s)| cj[0] == ck[0] && cj[1] > ck[1] && s < *step)
+            })
+            .map(|(c, s)| (c.clone(), *s))
+            .collect();
+        let first = facts_with_steps(&solve, "first");
+        assert_eq!(first, expected, "{line}");
+        assert_eq!(
+            facts_with_steps(&solve, "first_flipped"),
+            expected,
+            "{line}"
+        );
+        // The guard does something, and never skips a cell's first fact.
+        assert!(first.len() < all.len(), "{line}");
+        let cells_with: BTreeSet<i64> = all.keys().map(|c| c[0]).collect();
+        let cells_first: BTreeSet<i64> = first.keys().map(|c| c[0]).collect();
+        assert_eq!(cells_with, cells_first, "{line}");
+    }
+}
+
+#[test]
 fn a_count_stops_counting_a_group_its_guard_rules_out() {
     // A guard that reads only a count's group lets the engine stop
     // counting that group (it can never derive again): here the guard's

@@ -530,6 +530,34 @@ fn a_guard_inside_a_count() {
 }
 
 #[test]
+fn where_must_compare_a_new_column_of_the_guard() {
+    // `D` is bound by the rule: the guard's `where` needs a column of its own.
+    let text = ".decl q(c: cell, d: digit)\nq(C, D) :- cell(C), digit(D), digit(E),\n  unless placed(C, D) where D < E.\n";
+    let f = expect_error(
+        text,
+        "`where` must compare one new variable of the guard's atom",
+        3,
+        23,
+        "where D < E",
+    );
+    assert!(f.help.contains("where S < R"), "{}", f.help);
+}
+
+#[test]
+fn where_compares_with_a_variable() {
+    let text = ".decl q(c: cell)\nq(C) :- cell(C), unless placed(C, E) where E < 3.\n";
+    let f = expect_error(text, "`where` compares with a variable", 2, 48, "3.");
+    assert!(f.help.contains("bind the value"), "{}", f.help);
+}
+
+#[test]
+fn where_needs_a_comparison() {
+    let text = ".decl q(c: cell)\nq(C) :- cell(C), unless placed(C, E) where E.\n";
+    let f = expect_error(text, "expected a comparison after `where`", 2, 45, ".");
+    assert!(f.help.contains("where S < R"), "{}", f.help);
+}
+
+#[test]
 fn unless_must_name_an_atom() {
     let text = ".decl q(c: cell)\nq(C) :- cell(C), unless 3.\n";
     let f = expect_error(text, "expected an atom after `unless`", 2, 25, "3.");

@@ -594,9 +594,5 @@ fn decidable(atoms: &[Atom], cmps: &[(Expr, CmpOp, Expr)]) -> Vec<(Expr, CmpOp, 
 
 /// Appends the variables an atom binds.
 pub fn atom_vars(a: &Atom, out: &mut Vec<VarId>) {
-    for arg in &a.args {
-        if let Arg::Var(v) = arg {
-            out.push(*v);
-        }
-    }
+    out.extend(a.args.iter().filter_map(Arg::var));
 }

@@ -38,6 +38,24 @@ pub enum Lookup {
     Static(IndexId),
     /// A relation of the state (a guard), as known before the round.
     State(GuardId),
+    /// A guard with `where`: a fact of the state known before the round
+    /// whose spread column (see [`ProjectionSpec::spread`]) stands in the
+    /// relation to the value.
+    StateWhere(GuardId, CmpOp, Value),
+}
+
+/// A projection of a relation of the state that guards look facts up in:
+/// the first round each projected tuple was known, and for a guard with
+/// `where`, the values of one more column with the round each arrived.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProjectionSpec {
+    /// The relation's variable.
+    pub var: VarIdx,
+    /// The columns kept, in order: the guard's bound columns.
+    pub cols: Vec<usize>,
+    /// The column a guard's `where` compares, whose values are kept per
+    /// projected tuple.
+    pub spread: Option<usize>,
 }
 
 /// A guard's lookup (`unless placed(C, _)`): a relation of the fixpoint,
@@ -218,12 +236,16 @@ pub enum Check {
         key: Vec<CExpr>,
     },
     /// A guard: the tuple built from `key` (the atom's columns other than
-    /// `_`, in order) must not be known before the current round.
+    /// `_`, in order) must not be known before the current round; with
+    /// `bound`, no such fact whose `where` column stands in the relation to
+    /// the bound's value.
     Unknown {
         /// The guard (index in [`Plan::guards`]).
         guard: GuardId,
         /// Values for the looked-up columns.
         key: Vec<CExpr>,
+        /// The comparison of a guard's `where`, and what it compares with.
+        bound: Option<(CmpOp, CExpr)>,
     },
 }
 
@@ -420,7 +442,7 @@ pub struct Plan {
     /// Projections the store keeps of some variables, for guards with `_`
     /// columns: the variable and the columns kept, in the order they are
     /// registered with the variable.
-    pub projections: Vec<(VarIdx, Vec<usize>)>,
+    pub projections: Vec<ProjectionSpec>,
     /// Chains of memoisable operators that end in an array count (found by
     /// [`Plan::find_count_chains`] once `memo` is set).
     pub count_chains: Vec<CountChain>,
@@ -962,7 +984,8 @@ impl Builder<'_> {
             for (c, arg) in atom.args.iter().enumerate() {
                 match arg {
                     Arg::Const(v) => consts.push((c, *v)),
-                    Arg::Wild => {}
+                    // A guard's `where` column: never in a joined atom.
+                    Arg::Wild | Arg::Cmp(..) => {}
                     Arg::Var(v) => {
                         if let Some(&first) = seen.get(v) {
                             eqs.push((first, c));
@@ -1065,7 +1088,7 @@ impl Builder<'_> {
                 let (ready, later): (Vec<&Atom>, Vec<&Atom>) = early_guards.iter().partition(|a| {
                     a.args
                         .iter()
-                        .all(|x| !matches!(x, Arg::Var(v) if !env.contains_key(v)))
+                        .all(|x| x.var().is_none_or(|v| env.contains_key(&v)))
                 });
                 early_guards = later;
                 checks.extend(self.guard_checks(&ready, &env).unwrap_or_default());
@@ -1148,7 +1171,7 @@ impl Builder<'_> {
                     .filter(|x| match x {
                         Arg::Var(v) => is_bound(*v),
                         Arg::Const(_) => true,
-                        Arg::Wild => false,
+                        Arg::Wild | Arg::Cmp(..) => false,
                     })
                     .count();
                 // A `_` column neither narrows the join nor widens its output.
@@ -1244,7 +1267,8 @@ impl Builder<'_> {
                         key.push(CExpr::Const(*k));
                         cols.push(c);
                     }
-                    Arg::Wild => {}
+                    // A guard's `where` column: never in a negation.
+                    Arg::Wild | Arg::Cmp(..) => {}
                 }
             }
             let spec = IndexSpec {
@@ -1274,15 +1298,23 @@ impl Builder<'_> {
             let var = *self.plan.rel_var.get(&atom.rel)?;
             let mut cols = Vec::new();
             let mut key = Vec::new();
+            let mut spread = None;
+            let mut bound = None;
             for (c, arg) in atom.args.iter().enumerate() {
                 match arg {
                     Arg::Var(v) => key.push(env.get(v)?.clone()),
                     Arg::Const(k) => key.push(CExpr::Const(*k)),
                     Arg::Wild => continue,
+                    Arg::Cmp(op, v) => {
+                        spread = Some(c);
+                        bound = Some((*op, env.get(v)?.clone()));
+                        continue;
+                    }
                 }
                 cols.push(c);
             }
-            let projection = (cols.len() < atom.args.len()).then(|| self.projection(var, cols));
+            let projection = (cols.len() < atom.args.len())
+                .then(|| self.projection(ProjectionSpec { var, cols, spread }));
             let spec = GuardSpec { var, projection };
             let guard = match self.plan.guards.iter().position(|g| *g == spec) {
                 Some(g) => g,
@@ -1291,26 +1323,25 @@ impl Builder<'_> {
                     self.plan.guards.len() - 1
                 }
             };
-            checks.push(Check::Unknown { guard, key });
+            checks.push(Check::Unknown { guard, key, bound });
         }
         Some(checks)
     }
 
-    /// The number, among `var`'s projections, of the one keeping `cols`
-    /// (registered if new).
-    fn projection(&mut self, var: VarIdx, cols: Vec<usize>) -> usize {
-        let own: Vec<&Vec<usize>> = self
+    /// The number, among its variable's projections, of the one `spec`
+    /// describes (registered if new).
+    fn projection(&mut self, spec: ProjectionSpec) -> usize {
+        let own: Vec<&ProjectionSpec> = self
             .plan
             .projections
             .iter()
-            .filter(|(v, _)| *v == var)
-            .map(|(_, c)| c)
+            .filter(|p| p.var == spec.var)
             .collect();
-        if let Some(n) = own.iter().position(|c| **c == cols) {
+        if let Some(n) = own.iter().position(|p| **p == spec) {
             return n;
         }
         let n = own.len();
-        self.plan.projections.push((var, cols));
+        self.plan.projections.push(spec);
         n
     }
 
@@ -1361,7 +1392,7 @@ impl Builder<'_> {
         for (c, arg) in atom.args.iter().enumerate() {
             match arg {
                 Arg::Const(v) => spec.consts.push((c, *v)),
-                Arg::Wild => {}
+                Arg::Wild | Arg::Cmp(..) => {}
                 Arg::Var(v) => {
                     if let Some(&first) = seen.get(v) {
                         spec.eqs.push((first, c));
@@ -1451,7 +1482,7 @@ fn flat_atom_layout(atom: &Atom) -> (Layout, Vec<Check>) {
                 CmpOp::Eq,
                 CExpr::Const(*v),
             )),
-            Arg::Wild => {}
+            Arg::Wild | Arg::Cmp(..) => {}
             Arg::Var(v) => {
                 if let Some(&first) = seen.get(v) {
                     checks.push(Check::cmp(
@@ -1542,9 +1573,19 @@ pub fn passes(checks: &[Check], frame: &Frame, absent: &dyn Fn(Lookup, &Tuple) -
         Check::Absent { index, key } => {
             lookup_key(key, frame).is_some_and(|t| absent(Lookup::Static(*index), &t))
         }
-        Check::Unknown { guard, key } => {
-            lookup_key(key, frame).is_some_and(|t| absent(Lookup::State(*guard), &t))
-        }
+        Check::Unknown {
+            guard,
+            key,
+            bound: None,
+        } => lookup_key(key, frame).is_some_and(|t| absent(Lookup::State(*guard), &t)),
+        Check::Unknown {
+            guard,
+            key,
+            bound: Some((op, e)),
+        } => match (lookup_key(key, frame), e.eval(frame)) {
+            (Some(t), Some(v)) => absent(Lookup::StateWhere(*guard, *op, v), &t),
+            _ => false,
+        },
     })
 }
 
@@ -1557,7 +1598,10 @@ pub fn reads_right(check: &Check) -> bool {
             .iter()
             .any(|x| matches!(x, Simple::Slot(s) if *s as usize >= 2 * HALF)),
         Check::Cmp(a, _, b) => right(a) || right(b),
-        Check::Absent { key, .. } | Check::Unknown { key, .. } => key.iter().any(right),
+        Check::Absent { key, .. } => key.iter().any(right),
+        Check::Unknown { key, bound, .. } => {
+            key.iter().any(right) || bound.as_ref().is_some_and(|(_, e)| right(e))
+        }
     }
 }
 
@@ -1598,5 +1642,5 @@ const _: () = assert!(FRAME == SLOTS + HALF);
 fn binds_all(bound: &[VarId], atom: &Atom) -> bool {
     atom.args
         .iter()
-        .all(|x| !matches!(x, Arg::Var(v) if !bound.contains(v)))
+        .all(|x| x.var().is_none_or(|v| bound.contains(&v)))
 }

@@ -114,6 +114,11 @@ impl<'a> Lookups<'a> {
                 let guard = &self.plan.guards[g];
                 !self.vars[guard.var].known_before_in(guard.projection, t, self.step)
             }
+            Lookup::StateWhere(g, op, value) => {
+                let guard = &self.plan.guards[g];
+                let projection = guard.projection.unwrap_or_default();
+                !self.vars[guard.var].known_before_where(projection, t, self.step, op, value)
+            }
         }
     }
 }
@@ -216,8 +221,8 @@ impl Store {
     /// A store for `plan`, loaded with its static inputs and base facts.
     pub fn new(plan: &Plan, statics: &Statics, base_facts: &dyn Fn(RelId) -> Vec<Tuple>) -> Store {
         let mut vars: Vec<Var> = plan.var_keeps().into_iter().map(Var::new).collect();
-        for (var, cols) in &plan.projections {
-            vars[*var].add_projection(cols);
+        for p in &plan.projections {
+            vars[p.var].add_projection(&p.cols, p.spread);
         }
         let loaded = FactOrigin::unruled(0);
         for &(index, var) in &plan.loads {

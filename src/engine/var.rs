@@ -14,6 +14,8 @@
 //! as they arrive (tier copies, reached groups) keeps none at all.
 
 use super::tuple::{Key, Tuple};
+use crate::lang::ast::CmpOp;
+use crate::lang::program::Value;
 use datafrog::Relation;
 use rustc_hash::FxHashMap;
 
@@ -87,7 +89,14 @@ pub struct Var {
 struct Projection {
     cols: Vec<usize>,
     first_step: FxHashMap<Key, u32>,
+    /// For a guard with `where`: the column it compares, and per projected
+    /// tuple that column's values, each with the round it arrived in.
+    spread: Option<(usize, SpreadValues)>,
 }
+
+/// Per projected tuple, the values of a guard's compared column, each with
+/// the round it arrived in.
+type SpreadValues = FxHashMap<Key, Vec<(Value, u32)>>;
 
 impl Clone for Var {
     /// A copy whose round buffers start as large as this variable's (a
@@ -135,10 +144,14 @@ impl Var {
     /// Starts keeping the projection of the facts on `cols` (before any
     /// fact arrives). Projections are numbered in the order they are added,
     /// from 0, as [`Var::known_before_in`] names them.
-    pub fn add_projection(&mut self, cols: &[usize]) {
+    ///
+    /// With `spread`, the projection also keeps, per projected tuple, the
+    /// values of that column (for [`Var::known_before_where`]).
+    pub fn add_projection(&mut self, cols: &[usize], spread: Option<usize>) {
         self.projections.push(Projection {
             cols: cols.to_vec(),
             first_step: FxHashMap::default(),
+            spread: spread.map(|c| (c, FxHashMap::default())),
         });
     }
 
@@ -171,6 +184,13 @@ impl Var {
                     super::tuple::set_slot(&mut key, i, super::tuple::slot(t, c));
                 }
                 p.first_step.entry(Key(key)).or_insert(origin.step);
+                if let Some((c, values)) = &mut p.spread {
+                    let value = super::tuple::slot(t, *c);
+                    values
+                        .entry(Key(key))
+                        .or_default()
+                        .push((value, origin.step));
+                }
             }
         }
         (self.pending.len() - before) as u32
@@ -248,6 +268,29 @@ impl Var {
         }
     }
 
+    /// Whether a fact matching the projected tuple `t` was known before
+    /// round `step` with a value `x` of the projection's spread column such
+    /// that `x op value` (a guard's `where`).
+    pub fn known_before_where(
+        &self,
+        projection: usize,
+        t: &Tuple,
+        step: u32,
+        op: CmpOp,
+        value: Value,
+    ) -> bool {
+        let Some((_, values)) = self
+            .projections
+            .get(projection)
+            .and_then(|p| p.spread.as_ref())
+        else {
+            return false;
+        };
+        values
+            .get(&Key(*t))
+            .is_some_and(|vs| vs.iter().any(|&(x, s)| s < step && op.holds(x, value)))
+    }
+
     /// Where a fact came from, if it is known.
     pub fn origin(&self, t: &Tuple) -> Option<FactOrigin> {
         self.facts.get(&Key(*t)).copied()
@@ -299,7 +342,7 @@ mod tests {
         // `unless placed(C, _)`: the cell column alone, known from the
         // first fact with that cell.
         let mut v = Var::new(Keep::Facts);
-        v.add_projection(&[0]);
+        v.add_projection(&[0], None);
         let at = |step| FactOrigin { rule: 0, step };
         v.insert(&[flat(&[7, 3])], at(4));
         v.insert(&[flat(&[7, 5]), flat(&[8, 1])], at(6));

@@ -77,6 +77,8 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         match arg {
             Arg::Wild => true,
             Arg::Const(c) => *c == v,
+            // A guard's `where` column (guards are only looked up).
+            Arg::Cmp(op, x) => values[*x].is_some_and(|b| op.holds(v, b)),
             Arg::Var(x) => match values[*x] {
                 Some(b) => b == v,
                 None => {
@@ -107,10 +109,9 @@ impl<'a, 'p> Evaluator<'a, 'p> {
     }
 
     fn atom_ready(a: &Atom, values: &[Option<Value>]) -> bool {
-        a.args.iter().all(|x| match x {
-            Arg::Var(v) => values[*v].is_some(),
-            _ => true,
-        })
+        a.args
+            .iter()
+            .all(|x| x.var().is_none_or(|v| values[v].is_some()))
     }
 
     /// Returns false when enough matches were found.
@@ -229,7 +230,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                     .filter(|x| match x {
                         Arg::Var(v) => st.values[*v].is_some(),
                         Arg::Const(_) => true,
-                        Arg::Wild => false,
+                        Arg::Wild | Arg::Cmp(..) => false,
                     })
                     .count()
             });
@@ -278,21 +279,18 @@ impl<'a, 'p> Evaluator<'a, 'p> {
     }
 
     fn exists(&self, a: &Atom, values: &[Option<Value>]) -> bool {
-        let want: Vec<Option<Value>> = a
-            .args
-            .iter()
-            .map(|x| match x {
-                Arg::Var(v) => values[*v],
-                Arg::Const(c) => Some(*c),
-                Arg::Wild => None,
-            })
-            .collect();
+        let matches = |arg: &Arg, v: Value| match arg {
+            Arg::Var(x) => values[*x] == Some(v),
+            Arg::Const(c) => *c == v,
+            Arg::Wild => true,
+            Arg::Cmp(op, x) => values[*x].is_some_and(|b| op.holds(v, b)),
+        };
         self.facts(a.rel).facts.iter().any(|f| {
             self.visible(f)
-                && f.values
+                && a.args
                     .iter()
-                    .zip(&want)
-                    .all(|(v, w)| w.is_none_or(|w| w == *v))
+                    .zip(&f.values)
+                    .all(|(arg, v)| matches(arg, *v))
         })
     }
 

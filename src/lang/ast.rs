@@ -345,9 +345,10 @@ pub enum Literal {
     Atom(Atom),
     /// `!atom`.
     Neg(Atom, Span),
-    /// `unless atom`: a guard on the solving state, checked when the rule
-    /// fires (the rule derives nothing while the atom is known).
-    Guard(Atom, Span),
+    /// `unless atom` or `unless atom where X op Y`: a guard on the solving
+    /// state, checked when the rule fires (the rule derives nothing while
+    /// the atom is known, with a value of `X` in that relation to `Y`).
+    Guard(Atom, Option<GuardWhere>, Span),
     /// `a op b`.
     Cmp(Expr, CmpOp, Expr, Span),
     /// `count : { body } op bound` or `V = set X : { body }` (normalised so
@@ -371,10 +372,24 @@ impl Literal {
     pub fn span(&self) -> Span {
         match self {
             Literal::Atom(a) => a.span,
-            Literal::Neg(_, s) | Literal::Guard(_, s) | Literal::Cmp(_, _, _, s) => *s,
+            Literal::Neg(_, s) | Literal::Guard(_, _, s) | Literal::Cmp(_, _, _, s) => *s,
             Literal::Aggregate { span, .. } => *span,
         }
     }
+}
+
+/// The `where X op Y` of a guard: `X` is a column of the guard's atom that
+/// the rule does not bind, `Y` what it is compared with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GuardWhere {
+    /// The left side (a variable of the atom, for a valid guard).
+    pub left: Expr,
+    /// The comparison.
+    pub op: CmpOp,
+    /// The right side.
+    pub right: Expr,
+    /// The whole `where` clause.
+    pub span: Span,
 }
 
 /// `head :- body.` or a fact `head.` (empty body).

@@ -487,6 +487,61 @@ impl Checker<'_> {
         })
     }
 
+    /// A guard with `where X op Y`: `X` must be a variable that appears in
+    /// the atom once and is the guard's own (the atom's column then holds
+    /// any value in `op` to `Y`), `Y` a variable of the rule.
+    fn guard_where(
+        &mut self,
+        atom: &ast::Atom,
+        cond: &ast::GuardWhere,
+        scope: &mut Scope,
+        extra: &mut Vec<Literal>,
+    ) -> Option<Atom> {
+        // The guard's own variable: in the atom once, and not a variable
+        // the rule has named before.
+        let column_of = |e: &ast::Expr| match e {
+            ast::Expr::Var(name, _) if !scope.names.contains(name) => {
+                let cols: Vec<usize> = atom
+                    .args
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| matches!(a, ast::Expr::Var(n, _) if n == name))
+                    .map(|(i, _)| i)
+                    .collect();
+                (cols.len() == 1).then_some(cols[0])
+            }
+            _ => None,
+        };
+        let (col, op, other) = match (column_of(&cond.left), column_of(&cond.right)) {
+            (Some(c), None) => (c, cond.op, &cond.right),
+            (None, Some(c)) => (c, cond.op.flipped(), &cond.left),
+            _ => {
+                self.error(
+                    Diagnostic::new(cond.span, "`where` must compare one new variable of the guard's atom with a variable of the rule")
+                        .label("not one new variable of the atom on one side")
+                        .help("name the compared column with a variable that appears once in the atom and nowhere before it in the rule, e.g. `unless tint(D, B, S, _) where S < R`"),
+                );
+                return None;
+            }
+        };
+        let ast::Expr::Var(name, span) = other else {
+            self.error(
+                Diagnostic::new(other.span(), "`where` compares with a variable")
+                    .label("not a variable")
+                    .help("bind the value to a variable of the rule first, e.g. `R1 = R + 1`, and compare with that"),
+            );
+            return None;
+        };
+        let mut plain = atom.clone();
+        plain.args[col] = ast::Expr::Wildcard(atom.args[col].span());
+        let mut checked = self.body_atom(&plain, scope, extra, false)?;
+        let v = scope.var(name, *span);
+        let ty = self.relations[checked.rel].columns[col].1;
+        self.set_type(scope, v, ty, *span);
+        checked.args[col] = Arg::Cmp(op, v);
+        Some(checked)
+    }
+
     fn type_clash(&mut self, span: Span, what: &str, expected: Type) {
         self.error(
             Diagnostic::new(
@@ -542,7 +597,7 @@ impl Checker<'_> {
                 ast::Literal::Neg(a, _) => self
                     .body_atom(a, scope, &mut extra, false)
                     .map(Literal::Neg),
-                ast::Literal::Guard(a, span) => {
+                ast::Literal::Guard(a, cond, span) => {
                     if depth > 0 {
                         self.error(
                             Diagnostic::new(*span, "a guard inside a count is not supported")
@@ -551,8 +606,11 @@ impl Checker<'_> {
                         );
                         None
                     } else {
-                        self.body_atom(a, scope, &mut extra, false)
-                            .map(Literal::Guard)
+                        match cond {
+                            None => self.body_atom(a, scope, &mut extra, false),
+                            Some(w) => self.guard_where(a, w, scope, &mut extra),
+                        }
+                        .map(Literal::Guard)
                     }
                 }
                 ast::Literal::Cmp(a, op, b, span) => {
@@ -885,9 +943,10 @@ impl Checker<'_> {
                         _ => continue,
                     };
                     for arg in &a.args {
-                        if let Arg::Var(v) = arg
-                            && !bound[*v]
+                        if let Some(v) = arg.var()
+                            && !bound[v]
                         {
+                            let v = &v;
                             let name = scope.names[*v].clone();
                             self.error(
                                     Diagnostic::new(a.span, format!("variable `{name}` in {what} is not bound"))
@@ -1226,11 +1285,7 @@ fn mark_vars(lit: &Literal, seen: &mut [bool], inner: bool) {
     let mut vs = Vec::new();
     match lit {
         Literal::Atom(a) | Literal::Neg(a) | Literal::Guard(a) => {
-            for arg in &a.args {
-                if let Arg::Var(v) = arg {
-                    vs.push(*v);
-                }
-            }
+            vs.extend(a.args.iter().filter_map(Arg::var));
         }
         Literal::Cmp(a, _, b, _) => {
             a.vars(&mut vs);

@@ -6,7 +6,8 @@
 //! a single run shows every broken rule of a file without cascades.
 
 use super::ast::{
-    AggFunc, Atom, Attribute, BinOp, CmpOp, Decl, Expr, FileId, Literal, Module, Rule, Span, Type,
+    AggFunc, Atom, Attribute, BinOp, CmpOp, Decl, Expr, FileId, GuardWhere, Literal, Module, Rule,
+    Span, Type,
 };
 use super::diag::Diagnostic;
 use super::lexer::{Token, TokenKind, integer_too_large, lex};
@@ -954,8 +955,33 @@ impl<'a> Parser<'a> {
         }
         let atom = self.atom()?;
         self.not_compared(&atom)?;
-        let span = unless.to(atom.span);
-        Ok(Literal::Guard(atom, span))
+        if !self.is_ident(0, "where") {
+            let span = unless.to(atom.span);
+            return Ok(Literal::Guard(atom, None, span));
+        }
+        let start = self.bump();
+        let left = self.expr(Ctx::Operand)?;
+        let Some(op) = cmp_op(self.kind()) else {
+            return Err(self.expected(
+                "a comparison after `where`",
+                "`where` compares a variable of the guard's atom with a variable of the rule, \
+                 e.g. `unless tint(D, B, S, _) where S < R`",
+            ));
+        };
+        self.bump();
+        let right = self.expr(Ctx::Operand)?;
+        let span = start.to(right.span());
+        let whole = unless.to(span);
+        Ok(Literal::Guard(
+            atom,
+            Some(GuardWhere {
+                left,
+                op,
+                right,
+                span,
+            }),
+            whole,
+        ))
     }
 
     /// `count : { body }`; returns the body and the span of the whole.

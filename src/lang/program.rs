@@ -259,6 +259,20 @@ pub enum Arg {
     Const(Value),
     /// `_`: any value.
     Wild,
+    /// The column of a guard's `where S op R` (`unless tint(D, B, S, _)
+    /// where S < R`): any value that stands in `op` to the variable `R`.
+    Cmp(CmpOp, VarId),
+}
+
+impl Arg {
+    /// The variable the argument reads, if any: its own, or the one a
+    /// guard's `where` compares the column with.
+    pub fn var(&self) -> Option<VarId> {
+        match self {
+            Arg::Var(v) | Arg::Cmp(_, v) => Some(*v),
+            Arg::Const(_) | Arg::Wild => None,
+        }
+    }
 }
 
 /// An atom over a relation.
