@@ -387,3 +387,122 @@ fn completions_for_bash_are_a_script_bash_accepts() {
         assert!(out.status.success() && !out.stdout.is_empty(), "{shell}");
     }
 }
+
+/// Every command, as `sudolog COMMAND --help` names it.
+const COMMANDS: [&str; 9] = [
+    "solve",
+    "check",
+    "facts",
+    "grade",
+    "verify-rules",
+    "query",
+    "explain",
+    "completions",
+    "man",
+];
+
+#[test]
+fn every_command_help_shows_examples_and_its_exit_codes() {
+    let top = stdout_of(sudolog().arg("--help"));
+    assert!(
+        top.contains("Examples:") && top.contains("Exit codes"),
+        "{top}"
+    );
+    for command in COMMANDS {
+        let help = stdout_of(sudolog().args([command, "--help"]));
+        assert!(help.contains("Examples:"), "{command}: {help}");
+        assert!(help.contains("Exit codes:"), "{command}: {help}");
+        // Each example line runs the command it documents.
+        let examples = help
+            .split("Examples:")
+            .nth(1)
+            .and_then(|rest| rest.split("Exit codes:").next())
+            .unwrap_or_default();
+        assert!(
+            examples.contains(&format!("sudolog {command}")),
+            "{command}: {examples}"
+        );
+        assert!(help.contains("0  "), "{command}: {help}");
+    }
+}
+
+#[test]
+fn man_prints_a_manual_page_for_sudolog_and_for_each_command() {
+    let page = stdout_of(sudolog().arg("man"));
+    assert!(page.contains(".TH sudolog 1"), "{page}");
+    assert!(
+        page.contains(".SH NAME") && page.contains("verify\\-rules"),
+        "{page}"
+    );
+    let solve = stdout_of(sudolog().args(["man", "solve"]));
+    assert!(solve.contains(".TH sudolog-solve 1"), "{solve}");
+    assert!(solve.contains("\\-\\-logic\\-only"), "{solve}");
+    assert!(solve.contains("Exit codes:"), "{solve}");
+    let out = sudolog().args(["man", "solv"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: `solv` is not a sudolog command") && err.contains("solve"),
+        "{err}"
+    );
+}
+
+#[test]
+fn errors_start_with_error_and_quiet_keeps_them_but_drops_notes() {
+    // A rule selector that names nothing: an error, on every run.
+    let out = sudolog()
+        .args(["facts", "--rule", "singlez", "tests/data/essay.txt"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: no rule or technique `singlez`"),
+        "{err}"
+    );
+    // A search cut at once by its time limit: a note, then (no fixpoint
+    // to inspect) an error. `-q` drops the note only.
+    let args = [
+        "facts",
+        "--relation",
+        "placed",
+        "--timeout",
+        "0.000000001",
+        "tests/data/essay.txt",
+    ];
+    let out = sudolog().args(args).output().expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("note: "), "{err}");
+    let out = sudolog().arg("-q").args(args).output().expect("runs");
+    let quiet = String::from_utf8_lossy(&out.stderr);
+    assert!(!quiet.contains("note: "), "{quiet}");
+    assert!(quiet.starts_with("error: "), "{quiet}");
+    // Never a colour code when standard error is a pipe.
+    assert!(
+        !err.contains('\u{1b}') && !quiet.contains('\u{1b}'),
+        "{err}"
+    );
+}
+
+#[test]
+fn grade_and_verify_rules_take_jobs_and_give_the_same_output_on_any() {
+    let grade = |jobs: &str| {
+        stdout_of(sudolog().args(["grade", "-j", jobs, "--no-progress", "tests/data/essay.txt"]))
+    };
+    assert_eq!(grade("1"), grade("2"));
+    let verify = |jobs: &str| {
+        stdout_of(sudolog().args([
+            "verify-rules",
+            "-j",
+            jobs,
+            "--no-progress",
+            "--techniques",
+            "singles,locked",
+            "--against",
+            "tests/data/single_digit/sample.txt",
+            "--solutions",
+            "tests/data/single_digit/sample.solutions.txt",
+        ]))
+    };
+    assert_eq!(verify("1"), verify("2"));
+}

@@ -1,6 +1,6 @@
 //! `sudolog grade`: how hard each puzzle is for the rule library.
 
-use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_engine};
+use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_engine};
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::lang::program::{Builtin, Program};
@@ -21,6 +21,9 @@ pub struct GradeArgs {
     /// The same as `--format json` (kept for scripts written before it).
     #[arg(long, hide = true, conflicts_with = "format")]
     pub json: bool,
+    /// Threads and the progress line.
+    #[command(flatten)]
+    pub batch: BatchArgs,
     /// The rule set (and `--techniques`, `--max-tier`).
     #[command(flatten)]
     pub rules: RuleArgs,
@@ -104,11 +107,13 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
             (i, Ok((p, g, by, ungraded)))
         }
     };
+    let progress = args.batch.progress("puzzles");
     batch::for_each_ordered(
         read_inputs(&args.files),
-        batch::default_jobs(),
+        args.batch.threads(),
         work,
         |(i, r)| {
+            progress.inc(1);
             match r {
                 Err(e) => {
                     invalid += 1;
@@ -157,6 +162,7 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
             Ok::<(), io::Error>(())
         },
     )?;
+    progress.finish_and_clear();
     if !json {
         let total: usize = summary.values().sum();
         writeln!(out, "\ngrade (hardest technique needed)   puzzles   share")?;

@@ -2,6 +2,7 @@
 
 use super::{
     EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, Limits, RuleArgs, SOLVE_DEFAULT_MAX_TIER, load_engine,
+    stderr,
 };
 use crate::grid::read_inputs;
 use crate::inspect::db::{Fact, FactDb};
@@ -135,11 +136,11 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
     let puzzle = match read_inputs(std::slice::from_ref(&target.file)).nth(index - 1) {
         Some(Ok(p)) => p,
         Some(Err(e)) => {
-            noteln!("{e}");
+            errorln!("{e}");
             return Ok(EXIT_INVALID);
         }
         None => {
-            noteln!(
+            errorln!(
                 "{}: has no puzzle number {index}; count the puzzles in the file or pass a smaller --puzzle",
                 target.file
             );
@@ -155,7 +156,7 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
     let (searched, kept) = search_keeping(&engine, &puzzle, &options, true);
     if let Some(why) = limit_note(searched.stop) {
         noteln!(
-            "note: {} (puzzle {index}): the search was {why}: the facts are those of the rules' \
+            "{} (puzzle {index}): the search was {why}: the facts are those of the rules' \
              fixpoint before any guess",
             target.file
         );
@@ -164,11 +165,11 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
     // count its solutions up to two.
     match uniqueness(&engine, &puzzle, UNIQUENESS_BRANCHES) {
         Uniqueness::NoSolution => noteln!(
-            "note: {} (puzzle {index}) has no solution: the facts are those the rules reach before the contradiction",
+            "{} (puzzle {index}) has no solution: the facts are those the rules reach before the contradiction",
             target.file
         ),
         Uniqueness::Several => noteln!(
-            "note: {} (puzzle {index}) has several solutions: the facts are those of the first one found",
+            "{} (puzzle {index}) has several solutions: the facts are those of the first one found",
             target.file
         ),
         Uniqueness::Unique | Uniqueness::Unknown => {}
@@ -192,7 +193,7 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
                             .to_string(),
                         _ => "the rules stopped before reaching a state".to_string(),
                     };
-                    noteln!("{}: nothing to inspect for this puzzle: {why}", target.file);
+                    errorln!("{}: nothing to inspect for this puzzle: {why}", target.file);
                     return Ok(EXIT_UNSOLVED);
                 }
             }
@@ -311,7 +312,7 @@ pub fn facts(args: &FactsArgs) -> io::Result<i32> {
                     Ok(EXIT_OK)
                 }
                 Err(e) => {
-                    noteln!("cannot write {}: {e}", path.display());
+                    errorln!("cannot write {}: {e}", path.display());
                     Ok(EXIT_INVALID)
                 }
             };
@@ -325,7 +326,7 @@ pub fn facts(args: &FactsArgs) -> io::Result<i32> {
                 .iter()
                 .map(|t| t.name.as_str())
                 .collect();
-            noteln!(
+            errorln!(
                 "no rule or technique `{rule}` in the rule set; name a technique ({}), a rule \
                  as `file:line` (`sudolog check` lists them), `static` or `a guess`",
                 techniques.join(", ")
@@ -336,7 +337,7 @@ pub fn facts(args: &FactsArgs) -> io::Result<i32> {
             Some(name) => match relation_id(db, name) {
                 Some(r) => vec![r],
                 None => {
-                    noteln!(
+                    errorln!(
                         "no relation `{name}` in the rule set; `sudolog check` lists them (and `candidate` is the view of open digits)"
                     );
                     return Ok(EXIT_INVALID);
@@ -375,7 +376,7 @@ pub fn query(args: &QueryArgs) -> io::Result<i32> {
         let q = match check_query(db.program, &args.query) {
             Ok(q) => q,
             Err(d) => {
-                note!("{d}");
+                stderr::diagnostics(&d);
                 return Ok(EXIT_INVALID);
             }
         };
@@ -434,7 +435,7 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
             let q = match check_query(db.program, &args.what) {
                 Ok(q) => q,
                 Err(d) => {
-                    note!("{d}");
+                    stderr::diagnostics(&d);
                     return Ok(EXIT_INVALID);
                 }
             };
@@ -451,7 +452,7 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
                     targets.push((a.rel, values));
                 }
                 _ => {
-                    noteln!(
+                    errorln!(
                         "explain takes a cell such as r5c3 or one fact with constant arguments, such as 'eliminated(r5c3, 4)'"
                     );
                     return Ok(EXIT_INVALID);

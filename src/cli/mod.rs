@@ -1,27 +1,34 @@
 //! The command line: argument definitions and the commands they run.
 
-/// Writes to standard error like `eprint!`, but a failed write (stderr
-/// closed, or a full disk) is ignored instead of a panic: there is nowhere
-/// left to report it, and the exit code still tells.
+/// Prints text on standard error as it is (see [`stderr::text`]).
 macro_rules! note {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($arg)*);
-    }};
+    ($($arg:tt)*) => {
+        $crate::cli::stderr::text(format_args!($($arg)*))
+    };
 }
 
-/// [`note!`] with a newline, like `eprintln!`.
+/// Prints a note on standard error, after `note:`, unless `-q` (see
+/// [`stderr::note`]).
 macro_rules! noteln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
-    }};
+    ($($arg:tt)*) => {
+        $crate::cli::stderr::note(format_args!($($arg)*))
+    };
+}
+
+/// Prints an error on standard error, after `error:` (see
+/// [`stderr::error`]).
+macro_rules! errorln {
+    ($($arg:tt)*) => {
+        $crate::cli::stderr::error(format_args!($($arg)*))
+    };
 }
 
 mod grade;
+mod help;
 mod inspect;
 mod interrupt;
 mod progress;
+pub mod stderr;
 mod verify;
 
 use crate::batch;
@@ -52,17 +59,14 @@ pub const EXIT_UNSOLVED: i32 = 1;
 /// given to `solve`, or bad arguments).
 pub const EXIT_INVALID: i32 = 2;
 
-const EXIT_CODES: &str = "Exit codes:
-  0  every puzzle solved (check: the rules are valid)
-  1  some puzzle not solved: no solution, stalled, stopped by a limit (check: the rules have errors)
-  2  invalid input: a bad puzzle or unreadable file, bad rules, bad arguments;
-     or the output cannot be written (a closed pipe, as in `| head`, ends quietly with 0)
-130  interrupted by Ctrl-C: every result finished before it was written";
-
 /// sudolog: a Sudoku solver that is a Datalog engine.
 #[derive(Parser, Debug)]
-#[command(version, about, after_help = EXIT_CODES)]
+#[command(version, about, after_help = help::MAIN)]
 pub struct Cli {
+    /// Print no notes on standard error: only errors, and what was asked
+    /// for (`--stats`, a trace).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
     /// The command.
     #[command(subcommand)]
     pub command: Command,
@@ -72,36 +76,44 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Solve the puzzles in one or more files ("-" reads standard input).
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = help::SOLVE)]
     Solve(SolveArgs),
     /// Parse and check a rule set, and list its relations and rules.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = help::CHECK)]
     Check(RuleArgs),
     /// Print the facts a solve derived (any relation, with provenance), or
     /// export them all to SQLite.
+    #[command(after_help = help::FACTS)]
     Facts(inspect::FactsArgs),
     /// Grade puzzles: the hardest technique each needs without guessing
     /// (or that guessing is needed), and how often each technique fired.
+    #[command(after_help = help::GRADE)]
     Grade(grade::GradeArgs),
     /// Check the rules against puzzles with known solutions: report every
     /// rule that eliminated a solution digit or placed a wrong one, with
     /// the puzzle, the fact and its derivation.
-    #[command(after_help = "Exit codes:
-  0  no rule derived a fact that contradicts a solution
-  1  some rule did (each is listed with the puzzle, the fact and its derivation)
-  2  invalid input: a puzzle without a solution or with a wrong one, bad rules, bad arguments")]
+    #[command(after_help = help::VERIFY)]
     VerifyRules(verify::VerifyArgs),
     /// Ask a conjunctive query over the facts a solve derived.
+    #[command(after_help = help::QUERY)]
     Query(inspect::QueryArgs),
     /// Explain why a cell holds its digit, or why a fact holds, down to the
     /// givens and guesses.
+    #[command(after_help = help::EXPLAIN)]
     Explain(inspect::ExplainArgs),
-    /// Print a shell's completion script for sudolog (for example
-    /// `sudolog completions bash > ~/.local/share/bash-completion/completions/sudolog`).
+    /// Print a shell's completion script for sudolog.
+    #[command(after_help = help::COMPLETIONS)]
     Completions {
         /// The shell.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
+    },
+    /// Print sudolog's manual page (roff, for `man`), or one command's.
+    #[command(after_help = help::MAN)]
+    Man {
+        /// The command whose page to print (the whole program's by default).
+        #[arg(value_name = "COMMAND")]
+        command: Option<String>,
     },
 }
 
@@ -177,16 +189,37 @@ pub struct SolveArgs {
     /// no time.)
     #[arg(long)]
     pub no_provenance: bool,
+    /// Threads and the progress line.
+    #[command(flatten)]
+    pub batch: BatchArgs,
+    /// The rule set.
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+/// How a batch command runs (`solve`, `grade`, `verify-rules`): on how
+/// many threads, and whether it shows its progress.
+#[derive(Args, Debug, Clone)]
+pub struct BatchArgs {
     /// Never show the progress line (shown on a terminal's stderr while
     /// the results go to a file or a pipe).
     #[arg(long)]
     pub no_progress: bool,
-    /// Solve on N threads (default: every core). Output stays in input order.
+    /// Run on N threads (default: every core). Output stays in input order.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
-    /// The rule set.
-    #[command(flatten)]
-    pub rules: RuleArgs,
+}
+
+impl BatchArgs {
+    /// The number of threads to run on.
+    pub fn threads(&self) -> usize {
+        self.jobs.map_or_else(batch::default_jobs, usize::from)
+    }
+
+    /// The progress line, counting `what` (hidden unless it can help).
+    pub fn progress(&self, what: &str) -> indicatif::ProgressBar {
+        progress::start(!self.no_progress, what)
+    }
 }
 
 /// The limits of one puzzle's search, shared by `solve` and the
@@ -251,9 +284,10 @@ pub fn main() -> i32 {
             };
         }
     };
+    stderr::set_quiet(cli.quiet);
     if stdin_named_twice(&cli.command) {
-        noteln!(
-            "sudolog: standard input (`-`) is named twice, and it can be read only once; \
+        errorln!(
+            "standard input (`-`) is named twice, and it can be read only once; \
              name it once, or save it to a file and name the file"
         );
         return EXIT_INVALID;
@@ -267,13 +301,14 @@ pub fn main() -> i32 {
         Command::Query(args) => inspect::query(&args),
         Command::Explain(args) => inspect::explain_command(&args),
         Command::Completions { shell } => completions(shell),
+        Command::Man { command } => man_page(command.as_deref()),
     };
     match result {
         Ok(code) => code,
         // A closed pipe (`| head`) is not an error worth a message.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(e) => {
-            noteln!("sudolog: cannot write the output: {e}");
+            errorln!("cannot write the output: {e}");
             EXIT_INVALID
         }
     }
@@ -292,9 +327,42 @@ fn stdin_named_twice(command: &Command) -> bool {
         | Command::Facts(_)
         | Command::Query(_)
         | Command::Explain(_)
-        | Command::Completions { .. } => Vec::new(),
+        | Command::Completions { .. }
+        | Command::Man { .. } => Vec::new(),
     };
     inputs.iter().filter(|&&p| p == "-").count() > 1
+}
+
+/// `sudolog man [COMMAND]`: the manual page of sudolog or of one of its
+/// commands, as roff on stdout.
+fn man_page(command: Option<&str>) -> io::Result<i32> {
+    let cli = Cli::command();
+    let page = match command {
+        None => cli,
+        Some(name) => match cli.find_subcommand(name) {
+            Some(sub) => sub
+                .clone()
+                .display_name(format!("sudolog-{name}"))
+                .bin_name(format!("sudolog {name}"))
+                .version(env!("CARGO_PKG_VERSION")),
+            None => {
+                let names: Vec<&str> = cli
+                    .get_subcommands()
+                    .map(|c| c.get_name())
+                    .filter(|&n| n != "man")
+                    .collect();
+                errorln!(
+                    "`{name}` is not a sudolog command; man pages exist for: {}",
+                    names.join(", ")
+                );
+                return Ok(EXIT_INVALID);
+            }
+        },
+    };
+    let mut roff = Vec::new();
+    clap_mangen::Man::new(page).render(&mut roff)?;
+    io::stdout().lock().write_all(&roff)?;
+    Ok(EXIT_OK)
 }
 
 /// `sudolog completions SHELL`: the shell's completion script, on stdout.
@@ -310,7 +378,7 @@ pub fn compile(program: Program) -> Option<Engine> {
     match Engine::new(program) {
         Ok(e) => Some(e),
         Err(d) => {
-            note!("{d}");
+            stderr::diagnostics(&d);
             None
         }
     }
@@ -363,10 +431,7 @@ pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
 
 /// Prints a rule-loading error on stderr.
 pub fn print_rules_error(e: &RulesError) {
-    note!("{e}");
-    if matches!(e, RulesError::Io(_)) {
-        noteln!();
-    }
+    stderr::rules_error(e);
 }
 
 fn check(args: &RuleArgs) -> io::Result<i32> {
@@ -387,7 +452,7 @@ fn check(args: &RuleArgs) -> io::Result<i32> {
             Ok(EXIT_OK)
         }
         Err(d) => {
-            note!("{d}");
+            stderr::diagnostics(&d);
             Ok(EXIT_UNSOLVED)
         }
     }
@@ -471,9 +536,9 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
             }
         })
     };
-    let jobs = args.jobs.map_or_else(batch::default_jobs, usize::from);
+    let jobs = args.batch.threads();
     let mut summary = Summary::new();
-    let progress = progress::start(!args.no_progress);
+    let progress = args.batch.progress("puzzles");
     interrupt::watch();
     let written = batch::for_each_ordered(read_inputs(&args.files), jobs, work, |r| {
         let Some(r) = r else {
@@ -504,7 +569,7 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
         note!("{}", summary.render(started.elapsed(), jobs));
     }
     Ok(if interrupt::interrupted() {
-        noteln!("sudolog: interrupted; the results above are complete up to there");
+        noteln!("interrupted; the results above are complete up to there");
         interrupt::EXIT_INTERRUPTED
     } else if invalid > 0 {
         EXIT_INVALID

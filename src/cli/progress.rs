@@ -8,15 +8,16 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// Starts the progress line, hidden unless it can help (see the module).
-pub fn start(wanted: bool) -> ProgressBar {
+/// Starts the progress line, counting `what` ("puzzles"), hidden unless it
+/// can help (see the module).
+pub fn start(wanted: bool, what: &str) -> ProgressBar {
     if !wanted || std::io::stdout().is_terminal() || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{spinner} {human_pos} puzzles  {per_sec}  {elapsed}")
-    {
+    if let Ok(style) = ProgressStyle::with_template(&format!(
+        "{{spinner}} {{human_pos}} {what}  {{per_sec}}  {{elapsed}}"
+    )) {
         bar.set_style(style);
     }
     bar.enable_steady_tick(Duration::from_millis(200));

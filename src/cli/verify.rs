@@ -2,7 +2,7 @@
 //! solutions and report every rule that derived a fact contradicting a
 //! solution from facts that agree with it (an unsound rule).
 
-use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, compile, load_program};
+use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, compile, load_program};
 use crate::batch;
 use crate::engine::DEFAULT_FACT_LIMIT;
 use crate::grid::{Puzzle, PuzzleError, PuzzleReader, read_inputs};
@@ -28,9 +28,9 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_FACT_LIMIT,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_facts: u64,
-    /// Check on N threads (default: every core).
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub jobs: Option<u16>,
+    /// Threads and the progress line.
+    #[command(flatten)]
+    pub batch: BatchArgs,
     /// The rule set; each of its techniques (or those --techniques names)
     /// is checked with singles, as far as it gets without guessing.
     #[command(flatten)]
@@ -50,7 +50,7 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
     };
     let (cases, bad) = read_cases(args);
     for e in &bad {
-        noteln!("{e}");
+        errorln!("{e}");
     }
     if !bad.is_empty() {
         return Ok(EXIT_INVALID);
@@ -60,14 +60,16 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
     // where it happened.
     let mut found: BTreeMap<String, (String, usize, WrongFact, String)> = BTreeMap::new();
     let runs = technique_sets(&program);
-    let jobs = args.jobs.map_or_else(batch::default_jobs, usize::from);
+    let jobs = args.batch.threads();
+    // One check is one puzzle under one technique run.
+    let progress = args.batch.progress("checks");
     // Runs cut short (the fact limit) were checked only as far as they got.
     let mut cut = 0usize;
     let mut first_cut: Option<(String, String, String)> = None;
     for techniques in &runs {
         let mut p = program.clone();
         if let Err(e) = p.restrict_techniques(techniques) {
-            noteln!("sudolog: {e}");
+            errorln!("{e}");
             return Ok(EXIT_INVALID);
         }
         let Some(mut engine) = compile(p) else {
@@ -79,6 +81,7 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
             (at, wrong_facts(&engine, &case.puzzle, &case.solution))
         };
         batch::for_each_ordered(cases.iter(), jobs, work, |(at, checked)| {
+            progress.inc(1);
             if let Some(grew) = checked.cut {
                 cut += 1;
                 first_cut.get_or_insert((at.clone(), grew, techniques.join(", ")));
@@ -92,6 +95,7 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
             Ok::<(), io::Error>(())
         })?;
     }
+    progress.finish_and_clear();
     for (rule, (technique, count, first, at)) in &found {
         writeln!(
             out,

@@ -75,6 +75,11 @@ impl Diagnostics {
     /// The full report: each problem with its source line, a caret under
     /// the offending text, and the help text.
     pub fn render(&self) -> String {
+        self.render_styled(false)
+    }
+
+    /// [`Diagnostics::render`], with terminal colours (ANSI) if `colour`.
+    pub fn render_styled(&self, colour: bool) -> String {
         let mut files = SimpleFiles::new();
         for (name, text) in &self.sources.files {
             files.add(name.as_str(), text.as_str());
@@ -99,7 +104,14 @@ impl Diagnostics {
             if !d.help.is_empty() {
                 report = report.with_note(format!("help: {}", d.help));
             }
-            match term::emit_into_string(&config, &files, &report) {
+            let text = if colour {
+                let mut buffer = term::termcolor::Buffer::ansi();
+                term::emit_to_write_style(&mut buffer, &config, &files, &report)
+                    .map(|()| String::from_utf8_lossy(buffer.as_slice()).into_owned())
+            } else {
+                term::emit_into_string(&config, &files, &report)
+            };
+            match text {
                 Ok(text) => out.push_str(&text),
                 // The spans come from the same text, so this only guards
                 // against a bug: fall back to the short form.
@@ -123,3 +135,37 @@ impl fmt::Display for Diagnostics {
 }
 
 impl std::error::Error for Diagnostics {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_styled_report_is_the_plain_one_with_colours() {
+        let mut sources = SourceSet::default();
+        let file = sources.add("x.dl", "q(C) :- cel(C).\n");
+        let d = Diagnostics {
+            items: vec![
+                Diagnostic::new(Span::new(file, 8, 11), "undeclared relation `cel`")
+                    .label("not declared")
+                    .help("declare it"),
+            ],
+            sources,
+        };
+        let plain = d.render();
+        let coloured = d.render_styled(true);
+        assert!(!plain.contains('\u{1b}'), "{plain}");
+        assert!(coloured.contains("\u{1b}["), "{coloured}");
+        // Without the escape sequences the two say the same.
+        let mut stripped = String::new();
+        let mut chars = coloured.chars();
+        while let Some(c) = chars.next() {
+            if c == '\u{1b}' {
+                chars.by_ref().find(|&c| c == 'm');
+            } else {
+                stripped.push(c);
+            }
+        }
+        assert_eq!(stripped, plain);
+    }
+}

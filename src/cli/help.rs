@@ -1,0 +1,115 @@
+//! The text after each command's `--help`: examples, then what the exit
+//! codes mean for that command (scripts test them; every command says).
+
+/// After `sudolog --help`.
+pub const MAIN: &str = "Examples:
+  sudolog solve puzzles.txt                   solve every puzzle in the file
+  sudolog explain puzzles.txt r3c5            why r3c5 holds its digit
+  sudolog grade puzzles.txt                   the hardest technique each puzzle needs
+  sudolog check --rules-add my_technique.dl   check a rule file with the library
+
+Exit codes (each command's --help says what they mean for it):
+  0  success
+  1  the run ended without the result asked for (a puzzle not solved, a fact not derived)
+  2  invalid input: a bad puzzle or unreadable file, bad rules, bad arguments
+130  interrupted by Ctrl-C";
+
+/// After `sudolog solve --help`.
+pub const SOLVE: &str = "Examples:
+  sudolog solve puzzles.txt                       solve, guessing where the rules stall
+  sudolog solve --format line big.txt > out.txt   one line per puzzle, on every core
+  sudolog solve --logic-only --max-tier 7 p.txt   the rules only (every technique): pencil marks where they stall
+  sudolog solve --count 2 p.txt                   whether each puzzle has exactly one solution
+  sudolog solve --trace p.txt                     every step, guess and backtrack
+  cat p.txt | sudolog solve -                     read standard input
+
+Exit codes:
+  0  every puzzle solved
+  1  some puzzle not solved: no solution, stalled, stopped by a limit
+  2  invalid input: a bad puzzle or unreadable file, bad rules, bad arguments;
+     or the output cannot be written (a closed pipe, as in `| head`, ends quietly with 0)
+130  interrupted by Ctrl-C: every result finished before it was written";
+
+/// After `sudolog check --help`.
+pub const CHECK: &str = "Examples:
+  sudolog check                               the built-in library: relations, techniques, rules
+  sudolog check --rules-add my_technique.dl   a new rule file beside the library
+  sudolog check --rules my_rules/             a rule set of your own
+
+Exit codes:
+  0  the rules are valid
+  1  the rules have errors (each located, with what to do)
+  2  bad arguments or an unreadable rule file";
+
+/// After `sudolog facts --help`.
+pub const FACTS: &str = "Examples:
+  sudolog facts p.txt --relation placed         every placement, with its rule and step
+  sudolog facts p.txt --rule singles            what the singles derived
+  sudolog facts p.txt --at 12                   the facts known after step 12
+  sudolog facts p.txt --sqlite facts.db         everything, as a SQLite database
+
+Exit codes:
+  0  the facts were printed
+  1  nothing to inspect: the rules stopped before reaching a state
+  2  invalid input: a bad puzzle, selector, rule file or argument";
+
+/// After `sudolog query --help`.
+pub const QUERY: &str = "Examples:
+  sudolog query p.txt 'placed(C, 5), row(C, 3)'       where 5 went in row 3
+  sudolog query p.txt 'eliminated(r1c1, D)'           the digits r1c1 lost
+  sudolog query --max-tier 7 p.txt 'link(A, B, 7, U)'   7's strong links
+
+Exit codes:
+  0  the query has answers
+  1  it has none (or the rules stopped before reaching a state)
+  2  invalid input: a bad puzzle, query, rule file or argument";
+
+/// After `sudolog explain --help`.
+pub const EXPLAIN: &str = "Examples:
+  sudolog explain p.txt r3c5                       why r3c5 holds its digit
+  sudolog explain p.txt 'eliminated(r1c2, 7)'      why 7 left r1c2
+  sudolog explain --depth 2 p.txt r3c5             only the top two levels
+
+Exit codes:
+  0  every fact asked about was explained
+  1  some fact does not hold (or the rules stopped before reaching a state)
+  2  invalid input: a bad puzzle, fact, rule file or argument";
+
+/// After `sudolog grade --help`.
+pub const GRADE: &str = "Examples:
+  sudolog grade puzzles.txt                  per puzzle, the hardest technique it needs
+  sudolog grade --format json puzzles.txt    the same with the facts each technique derived
+
+Exit codes:
+  0  every puzzle graded
+  1  some puzzle has no grade: no solution, several solutions, or cut short by a limit
+  2  invalid input: a bad puzzle or unreadable file, bad rules, bad arguments";
+
+/// After `sudolog verify-rules --help`.
+pub const VERIFY: &str = "Examples:
+  sudolog verify-rules --against puzzles.txt --solutions solutions.txt
+  sudolog verify-rules --rules-add my_technique.dl --against 'puzzles_with_solutions.txt'
+
+Exit codes:
+  0  no rule derived a fact that contradicts a solution
+  1  some rule did (each is listed with the puzzle, the fact and its derivation)
+  2  invalid input: a puzzle without a solution or with a wrong one, bad rules, bad arguments";
+
+/// After `sudolog completions --help`.
+pub const COMPLETIONS: &str = "Examples:
+  sudolog completions bash > ~/.local/share/bash-completion/completions/sudolog
+  sudolog completions zsh > ~/.zfunc/_sudolog
+  sudolog completions fish > ~/.config/fish/completions/sudolog.fish
+
+Exit codes:
+  0  the script was printed
+  2  bad arguments (an unknown shell)";
+
+/// After `sudolog man --help`.
+pub const MAN: &str = "Examples:
+  sudolog man > sudolog.1 && man ./sudolog.1
+  sudolog man solve > sudolog-solve.1
+
+Exit codes:
+  0  the page was printed
+  2  bad arguments (an unknown command)";
