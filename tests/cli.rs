@@ -506,3 +506,73 @@ fn grade_and_verify_rules_take_jobs_and_give_the_same_output_on_any() {
     };
     assert_eq!(verify("1"), verify("2"));
 }
+
+#[test]
+fn check_takes_rule_files_and_warns_about_variables_named_once() {
+    // A rule file named on the command line is checked with the library.
+    let listing = stdout_of(sudolog().args(["check", "tests/data/rules/x_sudoku.dl"]));
+    assert!(listing.contains("x_sudoku.dl"), "{listing}");
+    // The library itself gives no warning.
+    let out = sudolog().arg("check").output().expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    // `Cx` is a slip for `C`: a warning with its place, and the rules
+    // still load (exit 0); `-q` leaves it out.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("slip.dl");
+    fs::write(
+        &file,
+        ".decl open(c: cell)\nopen(C) :- cell(C), row(Cx, 1), unless placed(C, _).\n",
+    )
+    .expect("written");
+    let path = file.to_str().expect("utf-8 path");
+    let out = sudolog().args(["check", path]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: variable `Cx` appears only once in this rule")
+            && err.contains("slip.dl:2:25")
+            && err.contains("1 warning in the rule set"),
+        "{err}"
+    );
+    let out = sudolog()
+        .args(["-q", "check", path])
+        .output()
+        .expect("runs");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn misspelt_names_get_a_suggestion() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("typo.dl");
+    fs::write(&file, ".decl open(c: cell)\nopen(C) :- cel(C).\n").expect("written");
+    let out = sudolog()
+        .args(["check", file.to_str().expect("utf-8 path")])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("did you mean `cell`?"), "{err}");
+    let cases: [(&[&str], &str); 4] = [
+        (&["facts", "--relation", "palced"], "did you mean `placed`?"),
+        (&["facts", "--rule", "singlez"], "did you mean `singles`?"),
+        (
+            &["solve", "--techniques", "singls"],
+            "did you mean `singles`?",
+        ),
+        (&["solve", "--variant", "hypr"], "did you mean `hyper`?"),
+    ];
+    for (args, hint) in cases {
+        let out = sudolog()
+            .args(args)
+            .arg("tests/data/essay.txt")
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("error: ") && err.contains(hint),
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -6,7 +6,7 @@ pub const MAIN: &str = "Examples:
   sudolog solve puzzles.txt                   solve every puzzle in the file
   sudolog explain puzzles.txt r3c5            why r3c5 holds its digit
   sudolog grade puzzles.txt                   the hardest technique each puzzle needs
-  sudolog check --rules-add my_technique.dl   check a rule file with the library
+  sudolog check my_technique.dl               check a rule file with the library
 
 Exit codes (each command's --help says what they mean for it):
   0  success
@@ -33,7 +33,8 @@ Exit codes:
 /// After `sudolog check --help`.
 pub const CHECK: &str = "Examples:
   sudolog check                               the built-in library: relations, techniques, rules
-  sudolog check --rules-add my_technique.dl   a new rule file beside the library
+  sudolog check my_technique.dl               a new rule file beside the library
+  sudolog check a.dl b.dl --variant x         several files, with a variant's rules
   sudolog check --rules my_rules/             a rule set of your own
 
 Exit codes:

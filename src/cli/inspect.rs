@@ -326,9 +326,16 @@ pub fn facts(args: &FactsArgs) -> io::Result<i32> {
                 .iter()
                 .map(|t| t.name.as_str())
                 .collect();
+            let names = db
+                .program
+                .rules
+                .iter()
+                .map(|r| r.name.as_str())
+                .chain(techniques.iter().copied());
             errorln!(
-                "no rule or technique `{rule}` in the rule set; name a technique ({}), a rule \
+                "no rule or technique `{rule}` in the rule set{}; name a technique ({}), a rule \
                  as `file:line` (`sudolog check` lists them), `static` or `a guess`",
+                crate::lang::suggest::did_you_mean(rule, names),
                 techniques.join(", ")
             );
             return Ok(EXIT_INVALID);
@@ -337,8 +344,15 @@ pub fn facts(args: &FactsArgs) -> io::Result<i32> {
             Some(name) => match relation_id(db, name) {
                 Some(r) => vec![r],
                 None => {
+                    let names = db
+                        .program
+                        .relations
+                        .iter()
+                        .map(|r| r.name.as_str())
+                        .chain(["candidate"]);
                     errorln!(
-                        "no relation `{name}` in the rule set; `sudolog check` lists them (and `candidate` is the view of open digits)"
+                        "no relation `{name}` in the rule set{}; `sudolog check` lists them (and `candidate` is the view of open digits)",
+                        crate::lang::suggest::did_you_mean(name, names)
                     );
                     return Ok(EXIT_INVALID);
                 }

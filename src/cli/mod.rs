@@ -80,7 +80,7 @@ pub enum Command {
     Solve(SolveArgs),
     /// Parse and check a rule set, and list its relations and rules.
     #[command(after_help = help::CHECK)]
-    Check(RuleArgs),
+    Check(CheckArgs),
     /// Print the facts a solve derived (any relation, with provenance), or
     /// export them all to SQLite.
     #[command(after_help = help::FACTS)]
@@ -115,6 +115,17 @@ pub enum Command {
         #[arg(value_name = "COMMAND")]
         command: Option<String>,
     },
+}
+
+/// Arguments of `check`.
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// Rule files to check with the rule set (as `--rules-add` adds them).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The rule set.
+    #[command(flatten)]
+    pub rules: RuleArgs,
 }
 
 /// Which rules to use.
@@ -434,8 +445,10 @@ pub fn print_rules_error(e: &RulesError) {
     stderr::rules_error(e);
 }
 
-fn check(args: &RuleArgs) -> io::Result<i32> {
-    let program = match load_rules(args) {
+fn check(args: &CheckArgs) -> io::Result<i32> {
+    let mut rules = args.rules.clone();
+    rules.rules_add.extend(args.files.iter().cloned());
+    let program = match load_rules(&rules) {
         Ok(p) => p,
         Err(e) => {
             print_rules_error(&e);
@@ -445,6 +458,7 @@ fn check(args: &RuleArgs) -> io::Result<i32> {
             });
         }
     };
+    stderr::warnings(&program);
     let listing = report::rule_listing(&program);
     match Engine::new(program) {
         Ok(_) => {

@@ -6,6 +6,7 @@
 
 use crate::lang::diag::Diagnostics;
 use crate::lang::library::RulesError;
+use crate::lang::program::Program;
 use anstyle::{AnsiColor, Style};
 use std::fmt;
 use std::io::Write;
@@ -62,4 +63,21 @@ pub fn rules_error(e: &RulesError) {
         RulesError::Io(message) => error(format_args!("{message}")),
         RulesError::Invalid(d) => diagnostics(d),
     }
+}
+
+/// Prints a rule set's warnings (what is allowed but probably not meant),
+/// unless `-q`.
+pub fn warnings(program: &Program) {
+    if program.warnings.is_empty() || QUIET.load(Ordering::Relaxed) {
+        return;
+    }
+    let report = Diagnostics {
+        items: program.warnings.clone(),
+        sources: program.sources.clone(),
+    };
+    let _ = write!(
+        anstream::stderr().lock(),
+        "{}",
+        report.render_warnings_styled(true)
+    );
 }

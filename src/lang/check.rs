@@ -138,6 +138,7 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
         }
     }
     let mut rules = Vec::new();
+    let mut warnings = Vec::new();
     let mut techniques: Vec<Technique> = Vec::new();
     for file in &files {
         let tier = file.module.tier.map_or(DEFAULT_TIER, |t| t.0);
@@ -150,6 +151,7 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
             }),
         }
         for rule in &file.module.rules {
+            warnings.extend(super::lint::lint_rule(rule));
             if let Some(mut r) = checker.rule(rule, &file.technique, rules.len()) {
                 r.tier = tier;
                 rules.push(r);
@@ -179,6 +181,7 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
         symbols,
         sources,
         techniques,
+        warnings,
     })
 }
 
@@ -331,10 +334,19 @@ impl Checker<'_> {
                     format!("undeclared relation `{}`", atom.rel),
                 )
                 .label("not declared")
-                .help(format!(
-                    "declare it before use, e.g. `.decl {}({})`, or check the spelling",
-                    atom.rel, cols
-                )),
+                .help(match super::suggest::closest(
+                    &atom.rel,
+                    self.by_name.keys().map(String::as_str),
+                ) {
+                    Some(known) => format!(
+                        "did you mean `{known}`? Otherwise declare it before use, e.g. `.decl {}({})`",
+                        atom.rel, cols
+                    ),
+                    None => format!(
+                        "declare it before use, e.g. `.decl {}({})`, or check the spelling",
+                        atom.rel, cols
+                    ),
+                }),
             );
             return None;
         };

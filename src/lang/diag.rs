@@ -80,6 +80,16 @@ impl Diagnostics {
 
     /// [`Diagnostics::render`], with terminal colours (ANSI) if `colour`.
     pub fn render_styled(&self, colour: bool) -> String {
+        self.render_as(false, colour)
+    }
+
+    /// The same report for warnings (what is allowed but probably not
+    /// meant): `warning:` instead of `error:`.
+    pub fn render_warnings_styled(&self, colour: bool) -> String {
+        self.render_as(true, colour)
+    }
+
+    fn render_as(&self, warnings: bool, colour: bool) -> String {
         let mut files = SimpleFiles::new();
         for (name, text) in &self.sources.files {
             files.add(name.as_str(), text.as_str());
@@ -92,7 +102,12 @@ impl Diagnostics {
             if !d.label.is_empty() {
                 label = label.with_message(&d.label);
             }
-            let mut report = Report::error()
+            let report = if warnings {
+                Report::warning()
+            } else {
+                Report::error()
+            };
+            let mut report = report
                 .with_message(format!(
                     "{} ({}:{}:{})",
                     d.message,
@@ -120,8 +135,9 @@ impl Diagnostics {
         }
         let n = self.items.len();
         out.push_str(&format!(
-            "{} error{} in the rule set\n",
+            "{} {}{} in the rule set\n",
             n,
+            if warnings { "warning" } else { "error" },
             if n == 1 { "" } else { "s" }
         ));
         out

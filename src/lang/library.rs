@@ -155,7 +155,8 @@ impl RuleSources {
             None => {
                 let known: Vec<&str> = VARIANTS.iter().map(|(n, _, _)| *n).collect();
                 Err(RulesError::Io(format!(
-                    "unknown variant `{name}`; the variants are {}",
+                    "unknown variant `{name}`{}; the variants are {}",
+                    super::suggest::did_you_mean(name, known.iter().copied()),
                     known.join(", ")
                 )))
             }

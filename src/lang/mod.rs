@@ -6,6 +6,8 @@ pub mod diag;
 pub mod graph;
 pub mod lexer;
 pub mod library;
+pub mod lint;
 pub mod parser;
 pub mod program;
+pub mod suggest;
 pub mod symbols;

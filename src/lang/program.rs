@@ -390,6 +390,9 @@ pub struct Program {
     pub sources: SourceSet,
     /// The techniques, easiest tier first.
     pub techniques: Vec<Technique>,
+    /// What is allowed but probably not meant (`sudolog check` shows it):
+    /// see [`super::lint`].
+    pub warnings: Vec<super::diag::Diagnostic>,
 }
 
 impl Program {
@@ -406,7 +409,8 @@ impl Program {
             if !self.techniques.iter().any(|t| &t.name == n) {
                 let known: Vec<&str> = self.techniques.iter().map(|t| t.name.as_str()).collect();
                 return Err(format!(
-                    "no technique `{n}` in the rule set; the techniques are: {}",
+                    "no technique `{n}` in the rule set{}; the techniques are: {}",
+                    super::suggest::did_you_mean(n, known.iter().copied()),
                     known.join(", ")
                 ));
             }

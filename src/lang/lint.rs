@@ -1,0 +1,78 @@
+//! Warnings: what the language allows but a rule's author probably did not
+//! mean. Today one: a named variable that appears only once in its rule,
+//! which is most often a misspelling of another (`Cx` for `C`) and
+//! otherwise says nothing `_` would not. (Inside a count, a variable named
+//! once is what is counted, `count : { confined(U, T, D) }`: named for the
+//! reader, not a slip.)
+
+use super::ast::{AggFunc, Expr, Literal, Rule, Span};
+use super::diag::Diagnostic;
+use std::collections::BTreeMap;
+
+/// The warnings about one rule.
+pub fn lint_rule(rule: &Rule) -> Vec<Diagnostic> {
+    let mut all: Vec<Use> = Vec::new();
+    for e in &rule.head.args {
+        e.visit_vars(&mut |n, s| all.push((n, s, false)));
+    }
+    literal_vars(&rule.body, false, &mut all);
+    let mut uses: BTreeMap<&str, Vec<(Span, bool)>> = BTreeMap::new();
+    for (name, span, counted) in all {
+        uses.entry(name).or_default().push((span, counted));
+    }
+    uses.into_iter()
+        .filter(|(name, spans)| spans.len() == 1 && !spans[0].1 && !name.starts_with('_'))
+        .map(|(name, spans)| {
+            Diagnostic::new(
+                spans[0].0,
+                format!("variable `{name}` appears only once in this rule"),
+            )
+            .label("used once")
+            .help(format!(
+                "if it is a misspelling, correct it; if any value will do, write `_` (or `_{name}`)"
+            ))
+        })
+        .collect()
+}
+
+/// A variable's name, where it is named, and whether inside a count.
+type Use<'a> = (&'a str, Span, bool);
+
+/// Every variable a body names, with where, aggregates and guards included
+/// (`counted`: the body is a count's or a set's).
+fn literal_vars<'a>(body: &'a [Literal], counted: bool, out: &mut Vec<Use<'a>>) {
+    let push = |e: &'a Expr, out: &mut Vec<Use<'a>>| {
+        e.visit_vars(&mut |n, s| out.push((n, s, counted)));
+    };
+    for lit in body {
+        match lit {
+            Literal::Atom(a) | Literal::Neg(a, _) => {
+                for e in &a.args {
+                    push(e, out);
+                }
+            }
+            Literal::Guard(a, cond, _) => {
+                for e in &a.args {
+                    push(e, out);
+                }
+                if let Some(w) = cond {
+                    push(&w.left, out);
+                    push(&w.right, out);
+                }
+            }
+            Literal::Cmp(a, _, b, _) => {
+                push(a, out);
+                push(b, out);
+            }
+            Literal::Aggregate {
+                func, body, bound, ..
+            } => {
+                if let AggFunc::Set { elem, span } = func {
+                    out.push((elem.as_str(), *span, true));
+                }
+                literal_vars(body, true, out);
+                push(bound, out);
+            }
+        }
+    }
+}
