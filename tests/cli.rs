@@ -576,3 +576,44 @@ fn misspelt_names_get_a_suggestion() {
         );
     }
 }
+
+#[test]
+fn a_user_file_cannot_merge_into_the_library_by_its_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A file named like a library technique would join it, at its tier.
+    let wings = dir.path().join("wings.dl");
+    fs::write(&wings, ".tier 1\n.decl foo(c: cell)\nfoo(C) :- cell(C).\n").expect("written");
+    let out = sudolog()
+        .args(["check", wings.to_str().expect("utf-8 path")])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("has the name of the technique `wings` of `rules/wings.dl`")
+            && err.contains("my_wings.dl"),
+        "{err}"
+    );
+    // The same file under its own name is a technique of its own.
+    let mine = dir.path().join("my_wings.dl");
+    fs::write(&mine, ".tier 1\n.decl foo(c: cell)\nfoo(C) :- cell(C).\n").expect("written");
+    let listing = stdout_of(sudolog().args(["check", mine.to_str().expect("utf-8 path")]));
+    assert!(listing.contains("1   my_wings"), "{listing}");
+    // A relation of the library's declared again: an error that says so.
+    let link = dir.path().join("links.dl");
+    fs::write(
+        &link,
+        ".tier 2\n.decl link(a: cell, b: cell)\nlink(A, B) :- peer(A, B).\n",
+    )
+    .expect("written");
+    let out = sudolog()
+        .args(["check", link.to_str().expect("utf-8 path")])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`link` is declared twice") && err.contains("rules/wings.dl"),
+        "{err}"
+    );
+}

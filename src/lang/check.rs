@@ -279,7 +279,7 @@ impl Checker<'_> {
                 Diagnostic::new(decl.name_span, format!("`{}` is declared twice", decl.name))
                     .label("second declaration")
                     .help(format!(
-                        "it is first declared at {}; remove one of them",
+                        "it is first declared at {}; remove one of them, or, if that one is the library's, give yours another name (a file cannot change the library's relations by accident)",
                         self.sources.location(first)
                     ))
             };

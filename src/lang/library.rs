@@ -1,9 +1,9 @@
 //! Rule sets: the standard library embedded in the binary, a replacement
 //! directory (`--rules DIR`), and extra files (`--rules-add FILE`).
 
-use super::ast::SourceSet;
+use super::ast::{SourceSet, Span};
 use super::check::{ParsedFile, check};
-use super::diag::Diagnostics;
+use super::diag::{Diagnostic, Diagnostics};
 use super::parser::parse_module;
 use super::program::Program;
 use std::fmt;
@@ -173,13 +173,30 @@ impl RuleSources {
         let mut sources = SourceSet::default();
         let mut parsed = Vec::new();
         let mut errors = Vec::new();
+        // A file's name is its technique's: a second file of the same name
+        // would silently join the first's technique and its tier.
+        let mut first_of: Vec<(String, &str)> = Vec::new();
         for (name, text) in &self.files {
             let id = sources.add(name.clone(), text.clone());
+            let technique = technique_name(name);
+            if let Some((_, first)) = first_of.iter().find(|(t, _)| *t == technique) {
+                errors.push(
+                    Diagnostic::new(
+                        Span::new(id, 0, 0),
+                        format!(
+                            "the rule file `{name}` has the name of the technique `{technique}` of `{first}`"
+                        ),
+                    )
+                    .label("a file's name is its technique's")
+                    .help(format!(
+                        "rename the file (for example `my_{technique}.dl`): with the same name its rules would join `{technique}`, at that technique's tier"
+                    )),
+                );
+                continue;
+            }
+            first_of.push((technique.clone(), name.as_str()));
             match parse_module(text, id) {
-                Ok(module) => parsed.push(ParsedFile {
-                    module,
-                    technique: technique_name(name),
-                }),
+                Ok(module) => parsed.push(ParsedFile { module, technique }),
                 Err(mut e) => errors.append(&mut e),
             }
         }
