@@ -556,3 +556,35 @@ fn the_candidate_view_has_no_provenance() {
         .expect("query");
     assert_eq!(with_rule, 0);
 }
+
+#[test]
+fn helper_facts_are_explained_in_the_words_of_their_declaration() {
+    // The colour trap of tests/single_digit.rs's example: its helper facts
+    // (`sees_tint`, `tint`) come from rules without a comment of their own,
+    // so they are told by their relations' comments, with the values in.
+    let trap =
+        "..2.8....34..5.9..8....1.5...71.3....3.....4.....6....67.9..8...9..4...6...5....1\n";
+    let run = common::sudolog()
+        .args([
+            "explain",
+            "--techniques",
+            "singles,single_digit",
+            "-",
+            "eliminated(r8c7, 7)",
+        ])
+        .write_stdin(trap)
+        .output()
+        .expect("runs");
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("sees a cell of colour") && out.contains("has colour"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.contains("tint(7, ") && l.contains("counting from r")),
+        "{out}"
+    );
+    assert!(!out.contains("(no comment)"), "{out}");
+}

@@ -100,7 +100,22 @@ fn node(
     let Some(m) = found else {
         return leaf(NodeKind::Unknown);
     };
-    let words = fill_in(db, &rule.doc, &rule.var_names, &rule.var_types, &m.values);
+    // A helper rule without a comment of its own is told in the words of
+    // its relation's declaration, which names the columns in capitals
+    // (`c: cell` is `C`).
+    let words = if rule.doc.is_empty() {
+        let relation = &db.program.relations[rule.head_rel];
+        let names: Vec<String> = relation
+            .columns
+            .iter()
+            .map(|(n, _)| n.to_uppercase())
+            .collect();
+        let types: Vec<_> = relation.columns.iter().map(|(_, t)| *t).collect();
+        let head: Vec<Option<Value>> = values.iter().map(|&v| Some(v)).collect();
+        fill_in(db, &relation.doc, &names, &types, &head)
+    } else {
+        fill_in(db, &rule.doc, &rule.var_names, &rule.var_types, &m.values)
+    };
     let mut used: Vec<(RelId, Vec<Value>)> = m.used.clone();
     for counted in &m.counted {
         used.extend(counted.iter().cloned());
