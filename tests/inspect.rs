@@ -489,7 +489,8 @@ fn json_numbers_are_numbers() {
         rows.iter()
             .all(|r| r["step"].is_u64() && r["branch"].is_u64())
     );
-    // Static facts have no step or branch; `number` columns are numbers.
+    // Static facts have no step or branch; `number` columns are numbers,
+    // `set` columns arrays of numbers.
     let (_, sets, _) = sudolog(
         &["facts", "-", "--relation", "digit_set", "--format", "json"],
         ESSAY_1,
@@ -499,7 +500,9 @@ fn json_numbers_are_numbers() {
         first["step"].is_null() && first["branch"].is_null(),
         "{first}"
     );
-    assert!(first["k"].is_u64() && first["s"].is_u64(), "{first}");
+    assert!(first["k"].is_u64() && first["s"].is_array(), "{first}");
+    let members = first["s"].as_array().map_or(0, Vec::len) as u64;
+    assert_eq!(Some(members), first["k"].as_u64(), "{first}");
     // Cells and digits stay text (`r3c5`, a digit's symbol).
     assert!(rows[0]["c"].is_string() && rows[0]["d"].is_string());
     let (_, answers, _) = sudolog(
@@ -513,7 +516,10 @@ fn json_numbers_are_numbers() {
         ESSAY_1,
     );
     let first = &json_lines(&answers)[0];
-    assert!(first["S"].is_u64() && first["C"].is_string(), "{first}");
+    assert!(
+        first["S"].as_array().is_some_and(|s| s.len() == 2) && first["C"].is_string(),
+        "{first}"
+    );
     // A solved puzzle's statistics count its eliminations: 81 cells with
     // 8 digits gone each.
     let (_, solved, _) = sudolog(&["solve", "-", "--format", "json"], ESSAY_1);

@@ -249,7 +249,7 @@ pub fn facts_table(db: &FactDb, rel: RelId, rule: Option<&str>, at: Option<u32>)
     let numbers = types
         .iter()
         .enumerate()
-        .filter(|(_, t)| **t == Type::Number);
+        .filter(|(_, t)| matches!(**t, Type::Number | Type::Set));
     let mut table = Table {
         columns: names,
         rows: Vec::new(),
@@ -412,7 +412,7 @@ pub fn query(args: &QueryArgs) -> io::Result<i32> {
             columns: q.outputs.iter().map(|&v| q.var_names[v].clone()).collect(),
             data_columns: q.outputs.len(),
             numeric: (0..q.outputs.len())
-                .filter(|&i| q.var_types[q.outputs[i]] == Type::Number)
+                .filter(|&i| matches!(q.var_types[q.outputs[i]], Type::Number | Type::Set))
                 .collect(),
             rows,
         };

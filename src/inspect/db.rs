@@ -83,6 +83,15 @@ pub struct FactDb<'p> {
     pub last_step: u32,
 }
 
+/// A set (a bitmask, bit `x` for member `x`) as people write it: `{2,7}`.
+pub fn show_set(v: Value) -> String {
+    let members: Vec<String> = (0..Value::BITS)
+        .filter(|&x| v >> x & 1 == 1)
+        .map(|x| x.to_string())
+        .collect();
+    format!("{{{}}}", members.join(","))
+}
+
 impl<'p> FactDb<'p> {
     /// Takes a snapshot of a solve's state.
     pub fn new(program: &'p Program, solve: &Solve) -> FactDb<'p> {
@@ -175,6 +184,7 @@ impl<'p> FactDb<'p> {
                 self.geometry.digit_symbol(v as u8).to_string()
             }
             Type::Unit | Type::Symbol => self.program.symbols.name(v).to_string(),
+            Type::Set => show_set(v),
             _ => v.to_string(),
         }
     }

@@ -28,8 +28,9 @@ pub struct Table {
     /// How many leading columns are data (the rest is provenance, which TSV
     /// leaves out so the file matches the relation's declaration).
     pub data_columns: usize,
-    /// The columns that hold numbers (JSON writes them as numbers, and an
-    /// empty cell as `null`); the others are text.
+    /// The columns that hold numbers or sets (JSON writes them as numbers,
+    /// a set `{2,7}` as an array, and an empty cell as `null`); the others
+    /// are text.
     pub numeric: Vec<usize>,
 }
 
@@ -86,6 +87,17 @@ impl Table {
     fn json_cell(&self, column: usize, v: &str) -> Json {
         if !self.numeric.contains(&column) {
             return Json::String(v.to_string());
+        }
+        // A set (`{2,7}`) is an array of its members.
+        if let Some(members) = v.strip_prefix('{').and_then(|m| m.strip_suffix('}')) {
+            let parsed: Result<Vec<i64>, _> = members
+                .split(',')
+                .filter(|m| !m.is_empty())
+                .map(str::parse)
+                .collect();
+            if let Ok(members) = parsed {
+                return Json::from(members);
+            }
         }
         match v.parse::<i64>() {
             Ok(n) => Json::from(n),

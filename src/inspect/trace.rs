@@ -82,6 +82,7 @@ pub fn branch_lines(solve: &Solve, since: u32) -> Vec<String> {
                                 program.symbols.name(v).to_string()
                             }
                             crate::lang::ast::Type::Number => v.to_string(),
+                            crate::lang::ast::Type::Set => crate::inspect::db::show_set(v),
                         }
                     })
                     .join(", ");

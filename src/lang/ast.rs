@@ -97,6 +97,11 @@ pub enum Type {
     Number,
     /// An interned string.
     Symbol,
+    /// A set of numbers from 1 to 30, held as a bitmask (bit `x` for member
+    /// `x`), as `digit_set` and `set X : {...}` make them; printed `{2,7}`.
+    /// Sets are numbers to the checker (they meet numbers in joins), a type
+    /// of their own for people.
+    Set,
 }
 
 impl Type {
@@ -108,6 +113,7 @@ impl Type {
             "unit" => Type::Unit,
             "number" => Type::Number,
             "symbol" => Type::Symbol,
+            "set" => Type::Set,
             _ => return None,
         })
     }
@@ -117,7 +123,7 @@ impl Type {
     pub fn family(self) -> TypeFamily {
         match self {
             Type::Cell => TypeFamily::Cell,
-            Type::Digit | Type::Number => TypeFamily::Number,
+            Type::Digit | Type::Number | Type::Set => TypeFamily::Number,
             Type::Unit | Type::Symbol => TypeFamily::Symbol,
         }
     }
@@ -131,6 +137,7 @@ impl fmt::Display for Type {
             Type::Unit => "unit",
             Type::Number => "number",
             Type::Symbol => "symbol",
+            Type::Set => "set",
         })
     }
 }

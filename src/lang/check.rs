@@ -657,7 +657,12 @@ impl Checker<'_> {
                             bound.clone(),
                             bound.span(),
                         ));
+                        let bound_span = bound.span();
                         let bound = self.expr(bound, scope, "a count's bound");
+                        // A set's variable holds a set (shown `{2,7}`).
+                        if let (AggFunc::Set { .. }, Some(Expr::Var(v))) = (func, &bound) {
+                            self.set_type(scope, *v, Type::Set, bound_span);
+                        }
                         // A set collects numbers: its variable is one.
                         let elem = match func {
                             AggFunc::Count => Some(None),

@@ -153,19 +153,19 @@ impl Builtin {
         (
             Builtin::DigitSet,
             "digit_set",
-            &[("s", Type::Number), ("k", Type::Number)],
+            &[("s", Type::Set), ("k", Type::Number)],
             false,
         ),
         (
             Builtin::InSet,
             "in_set",
-            &[("d", Type::Number), ("s", Type::Number)],
+            &[("d", Type::Number), ("s", Type::Set)],
             false,
         ),
         (
             Builtin::Covers,
             "covers",
-            &[("m", Type::Number), ("t", Type::Number)],
+            &[("m", Type::Set), ("t", Type::Set)],
             false,
         ),
     ];
