@@ -337,10 +337,83 @@ fn the_sqlite_export_answers_sql() {
         )
         .expect("query");
     assert_eq!(by_singles as usize, ESSAY_1.matches('.').count());
-    let r1c3: String = conn
+    // Digits are integers in every table; `digits` has their symbols.
+    let r1c3: i64 = conn
         .query_row("SELECT d FROM placed WHERE c = 'r1c3'", [], |r| r.get(0))
         .expect("query");
-    assert_eq!(r1c3, "7");
+    assert_eq!(r1c3, 7);
+    let typed: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM candidate WHERE typeof(d) != 'integer'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("query");
+    assert_eq!(typed, 0);
+    let symbol: String = conn
+        .query_row("SELECT symbol FROM digits WHERE digit = 7", [], |r| {
+            r.get(0)
+        })
+        .expect("query");
+    assert_eq!(symbol, "7");
+    // The puzzle: its givens and the grid the facts reach.
+    let (givens, reached, guesses): (String, String, i64) = conn
+        .query_row("SELECT givens, reached, guesses FROM puzzle", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .expect("query");
+    assert_eq!(givens, ESSAY_1.trim());
+    assert!(!reached.contains('.') && guesses == 0, "{reached}");
+    let branches: i64 = conn
+        .query_row("SELECT count(*) FROM branches", [], |r| r.get(0))
+        .expect("query");
+    assert_eq!(branches, 1);
+}
+
+#[test]
+fn the_sqlite_export_has_the_guesses_of_the_solution_path() {
+    // A puzzle the default tiers solve only by guessing (the first of the
+    // diabolical set): each guess is a branch, and the facts' `branch`
+    // columns point at them.
+    let hard =
+        ".83.2..9....8..1...293....8....987...7.....6...674....3....698...2..5....1..3.54.\n";
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("facts.db");
+    let out = common::sudolog()
+        .args(["facts", "-", "--sqlite", db.to_str().expect("utf-8 path")])
+        .write_stdin(hard)
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let conn = rusqlite::Connection::open(&db).expect("opens");
+    let guesses: i64 = conn
+        .query_row("SELECT guesses FROM puzzle", [], |r| r.get(0))
+        .expect("query");
+    assert!(guesses > 0);
+    let listed: i64 = conn
+        .query_row("SELECT count(*) FROM guesses", [], |r| r.get(0))
+        .expect("query");
+    assert_eq!(listed, guesses);
+    // Every guess is a placement on its own branch, at its step.
+    let matched: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM guesses g JOIN placed p \
+             ON p.c = g.cell AND p.d = g.digit AND p.branch = g.depth AND p.step = g.step \
+             AND p.rule = 'a guess'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("query");
+    assert_eq!(matched, guesses);
+    let orphans: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM placed WHERE branch NOT IN (SELECT branch FROM branches)",
+            [],
+            |r| r.get(0),
+        )
+        .expect("query");
+    assert_eq!(orphans, 0);
 }
 
 #[test]

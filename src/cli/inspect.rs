@@ -4,7 +4,7 @@ use super::{
     EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, Limits, RuleArgs, SOLVE_DEFAULT_MAX_TIER, load_engine,
     stderr,
 };
-use crate::grid::read_inputs;
+use crate::grid::{Puzzle, read_inputs};
 use crate::inspect::db::{Fact, FactDb};
 use crate::inspect::eval::Evaluator;
 use crate::inspect::explain;
@@ -122,7 +122,10 @@ pub struct ExplainArgs {
 
 /// Loads the rules, reads the puzzle, solves it, and hands the fact
 /// snapshot to `f`. Errors are printed; the exit code is returned.
-fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io::Result<i32> {
+fn with_facts(
+    target: &Target,
+    f: impl FnOnce(&FactDb, &Puzzle) -> io::Result<i32>,
+) -> io::Result<i32> {
     // The solve `solve` would run: its default tiers and limits.
     let mut rules = target.rules.clone();
     if rules.techniques.is_none() {
@@ -200,7 +203,7 @@ fn with_facts(target: &Target, f: impl FnOnce(&FactDb) -> io::Result<i32>) -> io
         }
     };
     let db = FactDb::new(engine.program(), &state);
-    f(&db)
+    f(&db, &puzzle)
 }
 
 /// Why a search stopped before it was done, if a limit stopped it.
@@ -304,9 +307,9 @@ pub fn facts_table(db: &FactDb, rel: RelId, rule: Option<&str>, at: Option<u32>)
 
 /// `sudolog facts`.
 pub fn facts(args: &FactsArgs) -> io::Result<i32> {
-    with_facts(&args.target, |db| {
+    with_facts(&args.target, |db, puzzle| {
         if let Some(path) = &args.sqlite {
-            return match crate::inspect::sqlite::export(db, path) {
+            return match crate::inspect::sqlite::export(db, puzzle, path) {
                 Ok(n) => {
                     noteln!("wrote {n} facts to {}", path.display());
                     Ok(EXIT_OK)
@@ -386,7 +389,7 @@ pub fn facts(args: &FactsArgs) -> io::Result<i32> {
 
 /// `sudolog query`.
 pub fn query(args: &QueryArgs) -> io::Result<i32> {
-    with_facts(&args.target, |db| {
+    with_facts(&args.target, |db, _| {
         let q = match check_query(db.program, &args.query) {
             Ok(q) => q,
             Err(d) => {
@@ -429,7 +432,7 @@ pub fn query(args: &QueryArgs) -> io::Result<i32> {
 
 /// `sudolog explain`.
 pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
-    with_facts(&args.target, |db| {
+    with_facts(&args.target, |db, _| {
         let g = db.geometry;
         let mut targets: Vec<(RelId, Vec<i32>)> = Vec::new();
         if let Some(cell) = g.parse_cell_name(args.what.trim()) {

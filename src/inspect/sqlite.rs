@@ -1,15 +1,20 @@
 //! Exporting every relation of a solve into a SQLite database, one table
 //! per relation with provenance columns, so derived facts can be queried
-//! with SQL.
+//! with SQL; beside them the puzzle, the branches of the solution's path
+//! (the guesses), the rules and the digits' symbols. Digits are integers
+//! in every table (`digits` gives their symbols).
 
 use super::db::FactDb;
+use crate::grid::{Puzzle, render_line};
 use crate::lang::ast::Type;
+use crate::lang::program::{Builtin, Value, cell_value};
 use rusqlite::{Connection, params_from_iter};
 use std::path::Path;
 
-/// Writes every relation (and the `candidate` view) into a new database at
-/// `path` (replacing the file), and returns the number of facts written.
-pub fn export(db: &FactDb, path: &Path) -> rusqlite::Result<usize> {
+/// Writes every relation (and the `candidate` view) of the solve of
+/// `puzzle` into a new database at `path` (replacing the file), and returns
+/// the number of facts written.
+pub fn export(db: &FactDb, puzzle: &Puzzle, path: &Path) -> rusqlite::Result<usize> {
     if path.exists() {
         // A stale file would mix two solves; start afresh.
         std::fs::remove_file(path)
@@ -31,6 +36,7 @@ pub fn export(db: &FactDb, path: &Path) -> rusqlite::Result<usize> {
             ),
         )?;
     }
+    describe_puzzle(&tx, db, puzzle)?;
     let mut written = 0;
     for rel in 0..=db.program.relations.len() {
         let name = db.rel_name(rel).to_string();
@@ -44,7 +50,7 @@ pub fn export(db: &FactDb, path: &Path) -> rusqlite::Result<usize> {
             .zip(&types)
             .map(|(c, t)| {
                 let sql = match t {
-                    Type::Number => "INTEGER",
+                    Type::Number | Type::Digit => "INTEGER",
                     _ => "TEXT",
                 };
                 format!("\"{c}\" {sql}")
@@ -67,7 +73,7 @@ pub fn export(db: &FactDb, path: &Path) -> rusqlite::Result<usize> {
                 .iter()
                 .zip(&types)
                 .map(|(v, t)| match t {
-                    Type::Number => rusqlite::types::Value::Integer(*v as i64),
+                    Type::Number | Type::Digit => rusqlite::types::Value::Integer(*v as i64),
                     _ => rusqlite::types::Value::Text(db.show(*t, *v)),
                 })
                 .collect();
@@ -94,4 +100,67 @@ pub fn export(db: &FactDb, path: &Path) -> rusqlite::Result<usize> {
     }
     tx.commit()?;
     Ok(written)
+}
+
+/// The tables about the puzzle rather than its facts: `puzzle` (where it
+/// came from, its givens, the grid the facts reach), `branches` (branch 0
+/// before any guess, then one per guess of the solution's path, with the
+/// guess and the step it was placed at: the `branch` columns point here),
+/// the view `guesses` (the branches after the first) and `digits` (each
+/// digit's symbol, for sizes where it is a letter).
+fn describe_puzzle(
+    tx: &rusqlite::Transaction<'_>,
+    db: &FactDb,
+    puzzle: &Puzzle,
+) -> rusqlite::Result<()> {
+    let g = db.geometry;
+    let placed = &db.relations[db.program.builtin(Builtin::Placed)];
+    let mut grid = vec![0u8; g.n * g.n];
+    for f in &placed.facts {
+        if let [cell, digit] = f.values[..] {
+            let (r, c) = crate::lang::program::cell_coords(cell);
+            if let Some(slot) = grid.get_mut(r * g.n + c) {
+                *slot = u8::try_from(digit).unwrap_or(0);
+            }
+        }
+    }
+    tx.execute_batch(
+        "CREATE TABLE puzzle (file TEXT, line INTEGER, size INTEGER, givens TEXT, reached TEXT, \
+         guesses INTEGER);
+         CREATE TABLE branches (branch INTEGER PRIMARY KEY, cell TEXT, digit INTEGER, step INTEGER);
+         CREATE VIEW guesses AS SELECT branch AS depth, cell, digit, step FROM branches WHERE branch > 0;
+         CREATE TABLE digits (digit INTEGER PRIMARY KEY, symbol TEXT);",
+    )?;
+    tx.execute(
+        "INSERT INTO puzzle VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        (
+            &puzzle.origin.file,
+            puzzle.origin.line as i64,
+            g.n as i64,
+            render_line(&g, &puzzle.cells),
+            render_line(&g, &grid),
+            db.guesses.len() as i64,
+        ),
+    )?;
+    tx.execute("INSERT INTO branches VALUES (0, NULL, NULL, 0)", ())?;
+    for (depth, &(cell, digit)) in db.guesses.iter().enumerate() {
+        let value: [Value; 2] = [cell_value(cell / g.n, cell % g.n), Value::from(digit)];
+        let step = placed.find(&value).map(|f| f.step());
+        tx.execute(
+            "INSERT INTO branches VALUES (?1, ?2, ?3, ?4)",
+            (
+                (depth + 1) as i64,
+                db.show(Type::Cell, value[0]),
+                i64::from(digit),
+                step.map(i64::from),
+            ),
+        )?;
+    }
+    for d in 1..=g.n as u8 {
+        tx.execute(
+            "INSERT INTO digits VALUES (?1, ?2)",
+            (i64::from(d), g.digit_symbol(d).to_string()),
+        )?;
+    }
+    Ok(())
 }
