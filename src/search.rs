@@ -119,6 +119,8 @@ struct Pending<'e> {
     cell: usize,
     options: Vec<u8>,
     next: usize,
+    /// The search's branch count when each option so far was opened.
+    opened: Vec<u64>,
 }
 
 /// Runs the search on a puzzle.
@@ -244,6 +246,7 @@ pub fn search_keeping<'e>(
                             cell,
                             options,
                             next: 0,
+                            opened: Vec::new(),
                         }),
                         // An open cell without candidates: the rules missed
                         // a contradiction; the branch is dead all the same.
@@ -269,10 +272,12 @@ pub fn search_keeping<'e>(
         };
         let digit = top.options[top.next];
         top.next += 1;
+        top.opened.push(result.stats.branches);
         let guess = Guess {
             cell: top.cell,
             digit,
             options: top.options.clone(),
+            refuted: top.opened.windows(2).map(|w| w[1] - w[0]).collect(),
         };
         // The last option takes the parent's store itself: no copy.
         let mut child = if top.next == top.options.len() {
@@ -285,17 +290,12 @@ pub fn search_keeping<'e>(
         };
         if options.trace {
             let g = puzzle.geometry;
-            let from: Vec<String> = guess
-                .options
-                .iter()
-                .map(|&d| g.digit_symbol(d).to_string())
-                .collect();
             result.log.push(format!(
                 "guess {} = {} at depth {} (chosen from {})",
                 g.cell_name(guess.cell),
                 g.digit_symbol(guess.digit),
                 child.branch.len() + 1,
-                from.join(" ")
+                g.digit_set_text(&guess.options)
             ));
         }
         child.guess(guess);

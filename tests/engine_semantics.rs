@@ -1029,6 +1029,7 @@ fn search(solve: &mut Solve<'_>, limit: usize, found: &mut Vec<Vec<u8>>) {
                     cell,
                     digit,
                     options: options.clone(),
+                    refuted: Vec::new(),
                 });
                 search(&mut child, limit, found);
             }
@@ -1059,6 +1060,7 @@ fn forks_continue_independently_and_search_finds_the_unique_solution() {
             cell,
             digit: solution[cell],
             options: options.clone(),
+            refuted: Vec::new(),
         });
         let status = right.run();
         assert_ne!(status, Status::Contradiction, "{line}");

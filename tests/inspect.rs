@@ -10,6 +10,10 @@ const ESSAY_1: &str =
     "14..536......7.....56...7..8.9.61.2.7..9..........8.1.....9.....63.1.45..71.3..6.";
 const ESSAY_3: &str =
     ".3....4.5...........7....1....79.5....6.5.8..2...4..73...92...7.4.3..9.....1.6...";
+/// The first line of `tdoku_forum_hardest_1106.txt` (the forum's
+/// HardestDatabase110626 list, via tdoku and balmerdx/sudoku_pytorch).
+const HARDEST: &str =
+    "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
 
 /// Runs sudolog with the grid and singles tiers only: these tests are about
 /// provenance, and need the third puzzle to take guesses.
@@ -255,14 +259,76 @@ fn explanations_and_traces_after_guesses_show_the_branch_path() {
         .expect("a fact derived after a guess");
     let cell = late["c"].as_str().expect("cell");
     let (_, why, _) = sudolog(&["explain", "-", cell], ESSAY_3);
+    // The guesses come once, first, each with the candidates it was chosen
+    // from and what became of the others; the tree's lines refer to them.
+    let mut lines = why.lines();
     assert!(
-        why.lines()
+        lines
             .next()
             .expect("line")
-            .contains("after guessing r1c5="),
+            .starts_with("Guesses on the path"),
         "{why}"
     );
-    assert!(why.contains("a guess (depth"), "{why}");
+    let first = lines.next().expect("the first guess");
+    assert!(
+        first.starts_with("  1. r1c5=") && first.contains("chosen from {"),
+        "{why}"
+    );
+    assert_eq!(why.matches("1. r1c5=").count(), 1, "{why}");
+    assert!(!why.contains("after guessing"), "{why}");
+    assert!(why.contains(", after guess "), "{why}");
+    assert!(why.contains(" (see the guesses above)"), "{why}");
+}
+
+#[test]
+fn explain_says_what_became_of_the_other_candidates_of_a_guess() {
+    // The third essay puzzle backtracks: some guess of the solution's path
+    // comes after a refuted candidate, and its JSON says so.
+    let (_, facts, _) = sudolog(
+        &["facts", "-", "--relation", "placed", "--format", "json"],
+        ESSAY_3,
+    );
+    let rows = json_lines(&facts);
+    let last = rows
+        .iter()
+        .filter(|f| f["rule"] != "a guess")
+        .max_by_key(|f| f["step"].as_u64())
+        .expect("a derived fact");
+    let cell = last["c"].as_str().expect("cell");
+    let (code, out, _) = sudolog(&["explain", "-", cell, "--format", "json"], ESSAY_3);
+    assert_eq!(code, 0);
+    let tree: serde_json::Value = serde_json::from_str(out.trim()).expect("json");
+    let guesses = tree["guesses"].as_array().expect("guesses");
+    assert!(!guesses.is_empty(), "{out}");
+    for (i, g) in guesses.iter().enumerate() {
+        assert_eq!(g["depth"].as_u64(), Some(i as u64 + 1));
+        let options: Vec<u64> = g["options"]
+            .as_array()
+            .expect("options")
+            .iter()
+            .filter_map(|d| d.as_u64())
+            .collect();
+        let digit = g["digit"].as_u64().expect("digit");
+        let at = options
+            .iter()
+            .position(|&d| d == digit)
+            .expect("chosen from its options");
+        // Options before the chosen one were refuted, those after not tried.
+        let refuted = g["refuted"].as_array().expect("refuted");
+        assert_eq!(refuted.len(), at, "{g}");
+        assert!(refuted.iter().all(|r| r["branches"].as_u64() >= Some(1)));
+        assert_eq!(
+            g["untried"].as_array().expect("untried").len(),
+            options.len() - at - 1
+        );
+    }
+    assert!(
+        guesses
+            .iter()
+            .any(|g| !g["refuted"].as_array().expect("refuted").is_empty()),
+        "the essay's third puzzle backtracks on its solution's path: {out}"
+    );
+    assert!(tree["branch"].as_u64() >= Some(1), "{out}");
 }
 
 #[test]
@@ -406,6 +472,17 @@ fn the_sqlite_export_has_the_guesses_of_the_solution_path() {
         )
         .expect("query");
     assert_eq!(matched, guesses);
+    // Each guess names the candidates it was chosen from, and the set of
+    // those tried before it and refuted is a part of them.
+    let described: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM guesses WHERE options LIKE '{%}' AND refuted LIKE '{%}' \
+             AND length(options) > length(refuted)",
+            [],
+            |r| r.get(0),
+        )
+        .expect("query");
+    assert_eq!(described, guesses);
     let orphans: i64 = conn
         .query_row(
             "SELECT count(*) FROM placed WHERE branch NOT IN (SELECT branch FROM branches)",
@@ -666,4 +743,19 @@ fn helper_facts_are_explained_in_the_words_of_their_declaration() {
         "{out}"
     );
     assert!(!out.contains("(no comment)"), "{out}");
+}
+
+#[test]
+fn a_long_inspection_prints_nothing_but_its_answer_into_a_pipe() {
+    // The spinner of a long solve (the hardest forum puzzle with every
+    // tier) shows only on a terminal; its drawing is unit-tested in
+    // src/cli/progress.rs.
+    let out = common::sudolog()
+        .args(["explain", "-", "r1c1", "--max-tier", "7"])
+        .write_stdin(HARDEST)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("Guesses on the path"));
 }

@@ -156,7 +156,15 @@ fn with_facts(
         Mode::First
     };
     let options = target.limits.search(mode, false);
+    // A hard puzzle or a heavy rule set can take a while: say so, and
+    // hold the notes until the spinner is gone.
+    let spinner =
+        super::progress::Spinner::after_delay(format!("solving {} (puzzle {index})", target.file));
     let (searched, kept) = search_keeping(&engine, &puzzle, &options, true);
+    // Facts of a puzzle that is no proper Sudoku mislead unless said so:
+    // count its solutions up to two.
+    let unique = uniqueness(&engine, &puzzle, UNIQUENESS_BRANCHES);
+    drop(spinner);
     if let Some(why) = limit_note(searched.stop) {
         noteln!(
             "{} (puzzle {index}): the search was {why}: the facts are those of the rules' \
@@ -164,9 +172,7 @@ fn with_facts(
             target.file
         );
     }
-    // Facts of a puzzle that is no proper Sudoku mislead unless said so:
-    // count its solutions up to two.
-    match uniqueness(&engine, &puzzle, UNIQUENESS_BRANCHES) {
+    match unique {
         Uniqueness::NoSolution => noteln!(
             "{} (puzzle {index}) has no solution: the facts are those the rules reach before the contradiction",
             target.file
@@ -476,14 +482,27 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
                 }
             }
         }
+        let trees: Vec<explain::Node> = targets
+            .iter()
+            .map(|(rel, values)| explain::explain(db, *rel, values, args.depth))
+            .collect();
+        let unknown = trees.iter().any(|t| t.kind == explain::NodeKind::Unknown);
         let mut out = io::stdout().lock();
-        let mut unknown = false;
-        for (rel, values) in targets {
-            let tree = explain::explain(db, rel, &values, args.depth);
-            unknown |= tree.kind == explain::NodeKind::Unknown;
-            match args.format {
-                ExplainFormat::Text => out.write_all(explain::render(&tree).as_bytes())?,
-                ExplainFormat::Json => writeln!(out, "{}", explain::to_json(&tree))?,
+        match args.format {
+            // The guesses once, above every tree that depends on them.
+            ExplainFormat::Text => {
+                let depth = trees.iter().map(explain::depth_used).max().unwrap_or(0);
+                out.write_all(explain::render_guesses(db, depth).as_bytes())?;
+                for tree in &trees {
+                    out.write_all(explain::render(tree).as_bytes())?;
+                }
+            }
+            ExplainFormat::Json => {
+                for tree in &trees {
+                    let mut json = explain::to_json(tree);
+                    json["guesses"] = explain::guesses_json(db, explain::depth_used(tree));
+                    writeln!(out, "{json}")?;
+                }
             }
         }
         Ok(if unknown { EXIT_UNSOLVED } else { EXIT_OK })

@@ -30,6 +30,12 @@ pub fn set_quiet(quiet: bool) {
     QUIET.store(quiet, Ordering::Relaxed);
 }
 
+/// Whether notes are left out (`-q`): whatever else speaks unasked on
+/// standard error (a spinner) stays quiet too.
+pub fn is_quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
 /// Prints an error: `error: ` and the message, on its own line.
 pub fn error(message: fmt::Arguments<'_>) {
     let mut err = anstream::stderr().lock();

@@ -607,16 +607,20 @@ pub enum Status {
     Timeout,
 }
 
-/// A guess the branching layer made: cell index, digit, and the candidates
-/// it was chosen from.
+/// A guess the branching layer made: cell index, digit, the candidates it
+/// was chosen from, and what became of those tried before it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Guess {
     /// Cell index (row-major).
     pub cell: usize,
     /// The digit placed.
     pub digit: u8,
-    /// The candidates the cell had.
+    /// The candidates the cell had, in the order they are tried.
     pub options: Vec<u8>,
+    /// For each option tried before `digit` (the options before it), the
+    /// branches the search opened under it, every one of which ended in a
+    /// contradiction (or the search would not have moved on).
+    pub refuted: Vec<u64>,
 }
 
 /// The solving state of one puzzle (or one branch of it).

@@ -26,6 +26,16 @@ impl Geometry {
         }
     }
 
+    /// Some digits as a set is written: `{2,7}` (symbols, so `{A,G}` on
+    /// 16x16), as candidates and guesses are shown everywhere.
+    pub fn digit_set_text(&self, digits: &[u8]) -> String {
+        let symbols: Vec<String> = digits
+            .iter()
+            .map(|&d| self.digit_symbol(d).to_string())
+            .collect();
+        format!("{{{}}}", symbols.join(","))
+    }
+
     /// The digit `ch` writes, accepting lowercase letters; `None` if it is
     /// not a digit of this size (so a 9x9 rejects `A`).
     pub fn symbol_digit(&self, ch: char) -> Option<u8> {

@@ -2,7 +2,7 @@
 //! people: facts, queries, explanations and exports read it.
 
 use crate::engine::tuple::values;
-use crate::engine::{FactOrigin, Solve};
+use crate::engine::{FactOrigin, Guess, Solve};
 use crate::grid::Geometry;
 use crate::lang::ast::Type;
 use crate::lang::program::{Builtin, Program, RelId, Value, cell_coords, cell_value};
@@ -77,8 +77,8 @@ pub struct FactDb<'p> {
     pub geometry: Geometry,
     /// Facts by relation id; the `candidate` view is at `program.relations.len()`.
     pub relations: Vec<RelFacts>,
-    /// The guesses on the branch, outermost first: (cell index, digit).
-    pub guesses: Vec<(usize, u8)>,
+    /// The guesses on the branch, outermost first.
+    pub guesses: Vec<Guess>,
     /// The last step of the solve.
     pub last_step: u32,
 }
@@ -116,7 +116,7 @@ impl<'p> FactDb<'p> {
             program,
             geometry,
             relations,
-            guesses: solve.branch.iter().map(|g| (g.cell, g.digit)).collect(),
+            guesses: solve.branch.clone(),
             last_step,
         };
         let candidates = db.candidate_facts(u32::MAX);
@@ -219,16 +219,20 @@ impl<'p> FactDb<'p> {
     /// The depth of the guess a step belongs to: how many of the branch's
     /// guesses were placed at or before it.
     pub fn branch_depth(&self, step: u32) -> usize {
-        let placed = &self.relations[self.program.builtin(Builtin::Placed)];
         self.guesses
             .iter()
-            .filter(|(cell, d)| {
-                let g = self.geometry;
-                let v = [cell_value(cell / g.n, cell % g.n), *d as Value];
-                placed
-                    .find(&v)
-                    .is_some_and(|f| f.is_guess() && f.step() <= step)
-            })
+            .filter(|guess| self.guess_step(guess).is_some_and(|s| s <= step))
             .count()
+    }
+
+    /// The step at which a guess of the branch was placed.
+    pub fn guess_step(&self, guess: &Guess) -> Option<u32> {
+        let g = self.geometry;
+        let placed = &self.relations[self.program.builtin(Builtin::Placed)];
+        let v = [
+            cell_value(guess.cell / g.n, guess.cell % g.n),
+            Value::from(guess.digit),
+        ];
+        placed.find(&v).filter(|f| f.is_guess()).map(Fact::step)
     }
 }

@@ -3,6 +3,7 @@
 
 use super::db::FactDb;
 use super::eval::Evaluator;
+use crate::engine::Guess;
 use crate::lang::program::{Builtin, Expr, RelId, Value};
 use rustc_hash::FxHashSet;
 use serde_json::{Value as Json, json};
@@ -12,7 +13,8 @@ use serde_json::{Value as Json, json};
 pub enum NodeKind {
     /// A clue of the puzzle (or a fact derived from clues and geometry only).
     Given,
-    /// A guess of the branching layer, at this depth.
+    /// A guess of the branching layer, at this depth (the guesses are
+    /// described once, by [`guesses`]).
     Guess(usize),
     /// Derived by a rule.
     Derived {
@@ -22,8 +24,9 @@ pub enum NodeKind {
         words: String,
         /// The fixpoint step.
         step: u32,
-        /// The guesses in force when it was derived (`r3c5=7`).
-        branch: Vec<String>,
+        /// How many of the path's guesses were in force when it was
+        /// derived (0: none, the rules alone).
+        branch: usize,
     },
     /// Explained earlier in the tree.
     Seen,
@@ -157,19 +160,106 @@ fn node(
             rule: rule.name.clone(),
             words,
             step: origin.step,
-            branch: branch_path(db, origin.step),
+            branch: db.branch_depth(origin.step),
         },
         children,
     }
 }
 
-/// The guesses in force at a step, as `r3c5=7`.
-fn branch_path(db: &FactDb, step: u32) -> Vec<String> {
+/// The deepest guess a tree depends on: how many of the path's guesses
+/// its facts need (0: the rules alone derived them from the givens).
+pub fn depth_used(node: &Node) -> usize {
+    let own = match node.kind {
+        NodeKind::Guess(d) => d,
+        NodeKind::Derived { branch, .. } => branch,
+        _ => 0,
+    };
+    node.children.iter().map(depth_used).fold(own, usize::max)
+}
+
+/// One guess of the path as people read it, with what became of the
+/// other candidates: `r9c2=7 at step 10, chosen from {2,7}: 2 was tried
+/// first and refuted (3 branches, each ended in a contradiction)`.
+pub fn describe_guess(db: &FactDb, guess: &Guess) -> String {
+    let g = db.geometry;
+    let mut text = format!(
+        "{}={}",
+        g.cell_name(guess.cell),
+        g.digit_symbol(guess.digit)
+    );
+    if let Some(step) = db.guess_step(guess) {
+        text.push_str(&format!(" at step {step}"));
+    }
+    text.push_str(&format!(
+        ", chosen from {}",
+        g.digit_set_text(&guess.options)
+    ));
+    let mut fates = Vec::new();
+    for (d, branches) in guess.options.iter().zip(&guess.refuted) {
+        let s = if *branches == 1 { "" } else { "es" };
+        fates.push(format!(
+            "{} was tried and refuted ({branches} branch{s}, each ended in a contradiction)",
+            g.digit_symbol(*d)
+        ));
+    }
+    let untried: Vec<String> = guess
+        .options
+        .get(guess.refuted.len() + 1..)
+        .unwrap_or(&[])
+        .iter()
+        .map(|&d| g.digit_symbol(d).to_string())
+        .collect();
+    if !untried.is_empty() {
+        fates.push(format!(
+            "{} not tried (the search found the solution before reaching {})",
+            untried.join(" and "),
+            if untried.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    if !fates.is_empty() {
+        text.push_str(": ");
+        text.push_str(&fates.join("; "));
+    }
+    text
+}
+
+/// The guesses a tree depends on, once, before it: each numbered by its
+/// depth, which the tree's lines refer to.
+pub fn render_guesses(db: &FactDb, depth: usize) -> String {
+    if depth == 0 {
+        return String::new();
+    }
+    let mut out = String::from(
+        "Guesses on the path (each where the rules stalled; later lines say \"after guess N\"):\n",
+    );
+    for (i, guess) in db.guesses.iter().take(depth).enumerate() {
+        out.push_str(&format!("  {}. {}\n", i + 1, describe_guess(db, guess)));
+    }
+    out
+}
+
+/// The guesses a tree depends on, as JSON objects.
+pub fn guesses_json(db: &FactDb, depth: usize) -> Json {
     let g = db.geometry;
     db.guesses
         .iter()
-        .take(db.branch_depth(step))
-        .map(|(cell, d)| format!("{}={}", g.cell_name(*cell), g.digit_symbol(*d)))
+        .take(depth)
+        .enumerate()
+        .map(|(i, guess)| {
+            let tried = &guess.options[..guess.refuted.len()];
+            json!({
+                "depth": i + 1,
+                "cell": g.cell_name(guess.cell),
+                "digit": guess.digit,
+                "step": db.guess_step(guess),
+                "options": guess.options,
+                "refuted": tried.iter().zip(&guess.refuted)
+                    .map(|(d, b)| json!({ "digit": d, "branches": b }))
+                    .collect::<Vec<_>>(),
+                "untried": guess.options.get(guess.refuted.len() + 1..).unwrap_or(&[]),
+                "words": describe_guess(db, guess),
+            })
+        })
         .collect()
 }
 
@@ -221,17 +311,17 @@ fn render_into(node: &Node, indent: usize, out: &mut String) {
     let pad = "  ".repeat(indent);
     let what = match &node.kind {
         NodeKind::Given => "a given".to_string(),
-        NodeKind::Guess(d) => format!("a guess (depth {d})"),
+        NodeKind::Guess(d) => format!("guess {d} (see the guesses above)"),
         NodeKind::Derived {
             rule,
             words,
             step,
             branch,
         } => {
-            let path = if branch.is_empty() {
+            let path = if *branch == 0 {
                 String::new()
             } else {
-                format!(", after guessing {}", branch.join(" then "))
+                format!(", after guess {branch}")
             };
             let words = if words.is_empty() {
                 "(no comment)"
@@ -270,7 +360,7 @@ pub fn to_json(node: &Node) -> Json {
             o["rule"] = rule.clone().into();
             o["words"] = words.clone().into();
             o["step"] = (*step).into();
-            o["branch"] = branch.clone().into();
+            o["branch"] = (*branch).into();
         }
         NodeKind::Seen => o["kind"] = "seen".into(),
         NodeKind::Cut => o["kind"] = "cut".into(),

@@ -4,10 +4,10 @@
 //! (the guesses), the rules and the digits' symbols. Digits are integers
 //! in every table (`digits` gives their symbols).
 
-use super::db::FactDb;
+use super::db::{FactDb, show_set};
 use crate::grid::{Puzzle, render_line};
 use crate::lang::ast::Type;
-use crate::lang::program::{Builtin, Value, cell_value};
+use crate::lang::program::Builtin;
 use rusqlite::{Connection, params_from_iter};
 use std::path::Path;
 
@@ -105,7 +105,8 @@ pub fn export(db: &FactDb, puzzle: &Puzzle, path: &Path) -> rusqlite::Result<usi
 /// The tables about the puzzle rather than its facts: `puzzle` (where it
 /// came from, its givens, the grid the facts reach), `branches` (branch 0
 /// before any guess, then one per guess of the solution's path, with the
-/// guess and the step it was placed at: the `branch` columns point here),
+/// guess, the step it was placed at, the candidates it was chosen from and
+/// those tried before it and refuted: the `branch` columns point here),
 /// the view `guesses` (the branches after the first) and `digits` (each
 /// digit's symbol, for sizes where it is a letter).
 fn describe_puzzle(
@@ -127,8 +128,10 @@ fn describe_puzzle(
     tx.execute_batch(
         "CREATE TABLE puzzle (file TEXT, line INTEGER, size INTEGER, givens TEXT, reached TEXT, \
          guesses INTEGER);
-         CREATE TABLE branches (branch INTEGER PRIMARY KEY, cell TEXT, digit INTEGER, step INTEGER);
-         CREATE VIEW guesses AS SELECT branch AS depth, cell, digit, step FROM branches WHERE branch > 0;
+         CREATE TABLE branches (branch INTEGER PRIMARY KEY, cell TEXT, digit INTEGER, step INTEGER, \
+         options TEXT, refuted TEXT);
+         CREATE VIEW guesses AS SELECT branch AS depth, cell, digit, step, options, refuted \
+         FROM branches WHERE branch > 0;
          CREATE TABLE digits (digit INTEGER PRIMARY KEY, symbol TEXT);",
     )?;
     tx.execute(
@@ -142,17 +145,21 @@ fn describe_puzzle(
             db.guesses.len() as i64,
         ),
     )?;
-    tx.execute("INSERT INTO branches VALUES (0, NULL, NULL, 0)", ())?;
-    for (depth, &(cell, digit)) in db.guesses.iter().enumerate() {
-        let value: [Value; 2] = [cell_value(cell / g.n, cell % g.n), Value::from(digit)];
-        let step = placed.find(&value).map(|f| f.step());
+    tx.execute(
+        "INSERT INTO branches VALUES (0, NULL, NULL, 0, NULL, NULL)",
+        (),
+    )?;
+    for (depth, guess) in db.guesses.iter().enumerate() {
+        let digits = |ds: &[u8]| show_set(ds.iter().fold(0, |m, &d| m | 1 << d));
         tx.execute(
-            "INSERT INTO branches VALUES (?1, ?2, ?3, ?4)",
+            "INSERT INTO branches VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             (
                 (depth + 1) as i64,
-                db.show(Type::Cell, value[0]),
-                i64::from(digit),
-                step.map(i64::from),
+                g.cell_name(guess.cell),
+                i64::from(guess.digit),
+                db.guess_step(guess).map(i64::from),
+                digits(&guess.options),
+                digits(&guess.options[..guess.refuted.len()]),
             ),
         )?;
     }

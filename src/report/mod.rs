@@ -128,17 +128,12 @@ pub fn trace_lines(outcome: &Outcome, puzzle: &Puzzle) -> String {
         out.push('\n');
     }
     for (depth, guess) in outcome.path.iter().enumerate() {
-        let from: Vec<String> = guess
-            .options
-            .iter()
-            .map(|&d| g.digit_symbol(d).to_string())
-            .collect();
         out.push_str(&format!(
             "# guess at depth {}: {} = {} (chosen from {})\n",
             depth + 1,
             g.cell_name(guess.cell),
             g.digit_symbol(guess.digit),
-            from.join(" ")
+            g.digit_set_text(&guess.options)
         ));
     }
     out
