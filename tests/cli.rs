@@ -543,6 +543,100 @@ fn check_takes_rule_files_and_warns_about_variables_named_once() {
 }
 
 #[test]
+fn check_warns_about_cells_outside_a_9x9_grid() {
+    // `r10c1` is a cell of 16x16 and 25x25 grids only: a warning with its
+    // place (the rules still load); `r9c9` is in every grid from 9x9 up.
+    let file = "tests/data/rules/cells_beyond_9x9.dl";
+    let out = sudolog().args(["check", file]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: `r10c1` lies outside a 9x9 grid")
+            && err.contains("cells_beyond_9x9.dl:6:8")
+            && err.contains("right only for 16x16 or larger puzzles")
+            && err.contains("1 warning in the rule set"),
+        "{err}"
+    );
+    assert!(!err.contains("r9c9"), "{err}");
+    let out = sudolog()
+        .args(["-q", "check", file])
+        .output()
+        .expect("runs");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
+fn a_run_notes_cells_outside_its_grid_once_per_size() {
+    let rules = "tests/data/rules/cells_beyond_9x9.dl";
+    // Two 9x9 puzzles: one note, not one per puzzle.
+    let out = sudolog()
+        .args(["solve", "--format", "line", "--rules-add", rules, "-"])
+        .write_stdin(format!("{ESSAY_1}\n{ESSAY_2}\n"))
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let note = "note: tests/data/rules/cells_beyond_9x9.dl:6:8: r10c1 lies outside a 9x9 grid";
+    assert_eq!(err.matches(note).count(), 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // `-q` leaves it out; a 16x16 puzzle has the cell, so no note.
+    let out = sudolog()
+        .args(["-q", "solve", "--format", "line", "--rules-add", rules, "-"])
+        .write_stdin(format!("{ESSAY_1}\n"))
+        .output()
+        .expect("runs");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let out = sudolog()
+        .args(["solve", "--format", "line", "--rules-add", rules])
+        .arg("tests/data/sixteen.txt")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    // Rules left out of the run (`solve` stops at tier 2) give no note.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let hard = dir.path().join("hard.dl");
+    fs::write(
+        &hard,
+        ".tier 3\neliminated(r10c1, 1) :- placed(r10c1, 2).\n",
+    )
+    .expect("written");
+    let out = sudolog()
+        .args(["solve", "--format", "line", "--rules-add"])
+        .arg(&hard)
+        .arg("-")
+        .write_stdin(format!("{ESSAY_1}\n"))
+        .output()
+        .expect("runs");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    // `grade` and `verify-rules` (one note over all its technique runs)
+    // say it the same way.
+    let out = sudolog()
+        .args(["grade", "--rules-add", rules, "-"])
+        .write_stdin(format!("{ESSAY_1}\n{ESSAY_2}\n"))
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches(note).count(), 1, "{err}");
+    let out = sudolog()
+        .args(["verify-rules", "--rules-add", rules, "--against", "-"])
+        .write_stdin(format!("{ESSAY_1} {ESSAY_1_SOLUTION}\n"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches(note).count(), 1, "{err}");
+    // So do the inspection commands, before their one solve.
+    let out = sudolog()
+        .args(["explain", "--rules-add", rules, "-", "r1c3"])
+        .write_stdin(format!("{ESSAY_1}\n"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches(note).count(), 1, "{err}");
+}
+
+#[test]
 fn misspelt_names_get_a_suggestion() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("typo.dl");

@@ -1,5 +1,6 @@
 //! `sudolog grade`: how hard each puzzle is for the rule library.
 
+use super::outside::OutsideCells;
 use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_engine};
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
@@ -108,6 +109,7 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
         }
     };
     let progress = args.batch.progress("puzzles");
+    let mut outside = OutsideCells::new(program);
     batch::for_each_ordered(
         read_inputs(&args.files),
         args.batch.threads(),
@@ -128,6 +130,7 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
                     }
                 }
                 Ok((p, g, by, cut)) => {
+                    outside.puzzle(p.geometry.n, &progress);
                     ungraded += usize::from(cut);
                     *summary.entry(g.clone()).or_default() += 1;
                     for (t, n) in &by {

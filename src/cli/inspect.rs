@@ -150,6 +150,9 @@ fn with_facts(
             return Ok(EXIT_INVALID);
         }
     };
+    // Said before the solve, as `solve` says it before the results.
+    super::outside::OutsideCells::new(engine.program())
+        .puzzle(puzzle.geometry.n, &indicatif::ProgressBar::hidden());
     let mode = if target.logic_only {
         Mode::LogicOnly
     } else {

@@ -27,6 +27,7 @@ mod grade;
 mod help;
 mod inspect;
 mod interrupt;
+mod outside;
 mod progress;
 pub mod stderr;
 mod verify;
@@ -280,6 +281,8 @@ struct Rendered {
     /// it was solved or invalid for the exit code.
     file: String,
     figures: PuzzleFigures,
+    /// The puzzle's side (none for an invalid one).
+    side: Option<usize>,
 }
 
 /// Runs the command line and returns the process exit code.
@@ -517,6 +520,7 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
                 note: format!("{e}\n"),
                 file: e.file.clone(),
                 figures: PuzzleFigures::invalid(),
+                side: None,
             },
             Ok(puzzle) => {
                 let outcome = solve(&engine, &puzzle, &options);
@@ -546,6 +550,7 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
                     note,
                     file: puzzle.origin.file.clone(),
                     figures: PuzzleFigures::of(&outcome),
+                    side: Some(puzzle.geometry.n),
                 }
             }
         })
@@ -553,12 +558,16 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     let jobs = args.batch.threads();
     let mut summary = Summary::new();
     let progress = args.batch.progress("puzzles");
+    let mut outside = outside::OutsideCells::new(engine.program());
     interrupt::watch();
     let written = batch::for_each_ordered(read_inputs(&args.files), jobs, work, |r| {
         let Some(r) = r else {
             return Err(None);
         };
         progress.inc(1);
+        if let Some(n) = r.side {
+            outside.puzzle(n, &progress);
+        }
         if args.stats {
             summary.add(&r.file, &r.figures);
         }

@@ -2,6 +2,7 @@
 //! solutions and report every rule that derived a fact contradicting a
 //! solution from facts that agree with it (an unsound rule).
 
+use super::outside::OutsideCells;
 use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, compile, load_program};
 use crate::batch;
 use crate::engine::DEFAULT_FACT_LIMIT;
@@ -63,6 +64,7 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
     let jobs = args.batch.threads();
     // One check is one puzzle under one technique run.
     let progress = args.batch.progress("checks");
+    let mut outside = OutsideCells::new(&program);
     // Runs cut short (the fact limit) were checked only as far as they got.
     let mut cut = 0usize;
     let mut first_cut: Option<(String, String, String)> = None;
@@ -78,10 +80,12 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
         engine.fact_limit = args.max_facts;
         let work = |_: usize, case: &Case| {
             let at = format!("{}:{}", case.puzzle.origin.file, case.puzzle.origin.line);
-            (at, wrong_facts(&engine, &case.puzzle, &case.solution))
+            let side = case.puzzle.geometry.n;
+            (at, side, wrong_facts(&engine, &case.puzzle, &case.solution))
         };
-        batch::for_each_ordered(cases.iter(), jobs, work, |(at, checked)| {
+        batch::for_each_ordered(cases.iter(), jobs, work, |(at, side, checked)| {
             progress.inc(1);
+            outside.puzzle(side, &progress);
             if let Some(grew) = checked.cut {
                 cut += 1;
                 first_cut.get_or_insert((at.clone(), grew, techniques.join(", ")));

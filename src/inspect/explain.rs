@@ -14,7 +14,7 @@ pub enum NodeKind {
     /// A clue of the puzzle (or a fact derived from clues and geometry only).
     Given,
     /// A guess of the branching layer, at this depth (the guesses are
-    /// described once, by [`guesses`]).
+    /// described once, by [`render_guesses`]).
     Guess(usize),
     /// Derived by a rule.
     Derived {

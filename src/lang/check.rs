@@ -6,8 +6,8 @@
 use super::ast::{self, AggFunc, BinOp, CmpOp, SourceSet, Span, Type, TypeFamily};
 use super::diag::{Diagnostic, Diagnostics};
 use super::program::{
-    Aggregate, Arg, Atom, Builtin, CANDIDATE_VIEW, CELL_STRIDE, Expr, Literal, MAX_COLUMNS,
-    Program, RelId, Relation, Rule, Stratum, Technique, Value, VarId,
+    Aggregate, Arg, Atom, Builtin, CANDIDATE_VIEW, CELL_STRIDE, CellConstant, Expr, Literal,
+    MAX_COLUMNS, Program, RelId, Relation, Rule, Stratum, Technique, Value, VarId,
 };
 use super::symbols::{MAX_SIDE, Symbols};
 use itertools::Itertools;
@@ -74,6 +74,7 @@ pub fn check_query(program: &Program, text: &str) -> Result<Query, Diagnostics> 
         symbols: program.symbols.clone(),
         errors: Vec::new(),
         sources: &sources,
+        cells: Vec::new(),
         queries: true,
     };
     let mut scope = Scope::default();
@@ -129,6 +130,7 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
         symbols: Symbols::new(),
         errors: Vec::new(),
         sources: &sources,
+        cells: Vec::new(),
         queries: false,
     };
     checker.declare_builtins();
@@ -139,6 +141,7 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
     }
     let mut rules = Vec::new();
     let mut warnings = Vec::new();
+    let mut cell_constants = Vec::new();
     let mut techniques: Vec<Technique> = Vec::new();
     for file in &files {
         let tier = file.module.tier.map_or(DEFAULT_TIER, |t| t.0);
@@ -152,7 +155,16 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
         }
         for rule in &file.module.rules {
             warnings.extend(super::lint::lint_rule(rule));
-            if let Some(mut r) = checker.rule(rule, &file.technique, rules.len()) {
+            let checked = checker.rule(rule, &file.technique, rules.len());
+            let mut named = std::mem::take(&mut checker.cells);
+            if let Some(mut r) = checked {
+                named.sort_by_key(|c| c.span.start);
+                named.dedup_by_key(|c| c.span);
+                for mut c in named {
+                    c.rule = r.id;
+                    warnings.extend(super::lint::lint_cell(&c));
+                    cell_constants.push(c);
+                }
                 r.tier = tier;
                 rules.push(r);
             }
@@ -182,6 +194,7 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
         sources,
         techniques,
         warnings,
+        cell_constants,
     })
 }
 
@@ -191,6 +204,9 @@ struct Checker<'s> {
     symbols: Symbols,
     errors: Vec<Diagnostic>,
     sources: &'s SourceSet,
+    /// The cell constants resolved since the last rule was taken (the
+    /// rule's id is filled in then).
+    cells: Vec<CellConstant>,
     /// Queries may read the `candidate` view; rules may not.
     queries: bool,
 }
@@ -400,6 +416,12 @@ impl Checker<'_> {
                     );
                     return None;
                 }
+                self.cells.push(CellConstant {
+                    row: *row,
+                    col: *col,
+                    span: *span,
+                    rule: 0,
+                });
                 Some((
                     (*row as Value - 1) * CELL_STRIDE + (*col as Value - 1),
                     TypeFamily::Cell,

@@ -1,12 +1,20 @@
 //! Warnings: what the language allows but a rule's author probably did not
-//! mean. Today one: a named variable that appears only once in its rule,
-//! which is most often a misspelling of another (`Cx` for `C`) and
-//! otherwise says nothing `_` would not. (Inside a count, a variable named
-//! once is what is counted, `count : { confined(U, T, D) }`: named for the
-//! reader, not a slip.)
+//! mean. Two today:
+//!
+//! - a named variable that appears only once in its rule, which is most
+//!   often a misspelling of another (`Cx` for `C`) and otherwise says
+//!   nothing `_` would not. (Inside a count, a variable named once is what
+//!   is counted, `count : { confined(U, T, D) }`: named for the reader, not
+//!   a slip.)
+//! - a cell constant outside a 9x9 grid (`r10c1`). Rules are written for
+//!   every grid size, so it is no error, but on the commonest puzzles no
+//!   cell matches it; a run says so again for its own grid sizes (beyond
+//!   25x25, `r30c1`, the checker rejects it).
 
 use super::ast::{AggFunc, Expr, Literal, Rule, Span};
 use super::diag::Diagnostic;
+use super::program::CellConstant;
+use super::symbols::MAX_SIDE;
 use std::collections::BTreeMap;
 
 /// The warnings about one rule.
@@ -33,6 +41,42 @@ pub fn lint_rule(rule: &Rule) -> Vec<Diagnostic> {
             ))
         })
         .collect()
+}
+
+/// The side of the grid that `check` measures cell constants against: the
+/// commonest size, and the one most rules are written for.
+pub const USUAL_SIDE: usize = 9;
+
+/// The warning about a cell constant outside a 9x9 grid, if it is.
+pub fn lint_cell(cell: &CellConstant) -> Option<Diagnostic> {
+    let n = USUAL_SIDE;
+    if !cell.outside(n) {
+        return None;
+    }
+    // The smallest grid it lies in: sides are squares (16, 25).
+    let larger = cell.row.max(cell.col) as usize;
+    let side = (1..)
+        .map(|b| b * b)
+        .find(|&s| s >= larger)
+        .unwrap_or(MAX_SIDE);
+    let sizes = if side >= MAX_SIDE {
+        format!("{MAX_SIDE}x{MAX_SIDE} puzzles")
+    } else {
+        format!("{side}x{side} or larger puzzles")
+    };
+    Some(
+        Diagnostic::new(
+            cell.span,
+            format!(
+                "`{}` lies outside a {n}x{n} grid: no cell of a {n}x{n} puzzle matches it",
+                cell.name()
+            ),
+        )
+        .label(format!("beyond row or column {n}"))
+        .help(format!(
+            "rows and columns run from 1 to the grid's size; this is right only for {sizes}"
+        )),
+    )
 }
 
 /// A variable's name, where it is named, and whether inside a count.

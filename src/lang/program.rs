@@ -355,6 +355,34 @@ pub struct Rule {
     pub span: Span,
 }
 
+/// A cell constant a rule names (`r10c1`), and where. The checker keeps
+/// them because rules are written for every grid size: a constant beyond a
+/// puzzle's grid is no error, but matches no cell of that puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellConstant {
+    /// The row as written (1-based).
+    pub row: u32,
+    /// The column as written (1-based).
+    pub col: u32,
+    /// Where it is written.
+    pub span: Span,
+    /// The rule that names it ([`Rule::id`]).
+    pub rule: usize,
+}
+
+impl CellConstant {
+    /// Whether it lies outside an `n`x`n` grid (its row or column is
+    /// larger than `n`).
+    pub fn outside(&self, n: usize) -> bool {
+        self.row.max(self.col) as usize > n
+    }
+
+    /// Its name, as written (`r10c1`).
+    pub fn name(&self) -> String {
+        format!("r{}c{}", self.row, self.col)
+    }
+}
+
 /// Static strata: relations evaluated together, in order, before the fixpoint.
 #[derive(Clone, Debug, Default)]
 pub struct Stratum {
@@ -393,6 +421,10 @@ pub struct Program {
     /// What is allowed but probably not meant (`sudolog check` shows it):
     /// see [`super::lint`].
     pub warnings: Vec<super::diag::Diagnostic>,
+    /// Every cell constant the rules name, in file order: `check` warns
+    /// about those outside a 9x9 grid, and a run notes those outside its
+    /// puzzles' grids ([`CellConstant::outside`]).
+    pub cell_constants: Vec<CellConstant>,
 }
 
 impl Program {
@@ -421,9 +453,21 @@ impl Program {
             .retain(|r| selected(r) || support.contains(&r.head_rel));
         self.techniques
             .retain(|t| t.tier == 0 || names.contains(&t.name));
+        // Rules are renumbered: a cell constant follows its rule, or goes
+        // with it.
+        let mut new_id = vec![None; self.rules.iter().map(|r| r.id + 1).max().unwrap_or(0)];
         for (i, r) in self.rules.iter_mut().enumerate() {
+            new_id[r.id] = Some(i);
             r.id = i;
         }
+        self.cell_constants
+            .retain_mut(|c| match new_id.get(c.rule).copied().flatten() {
+                Some(i) => {
+                    c.rule = i;
+                    true
+                }
+                None => false,
+            });
         Ok(())
     }
 
