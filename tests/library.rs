@@ -38,3 +38,35 @@ fn text_that_is_not_one_puzzle_is_a_located_error() {
     assert_eq!((bad.line, bad.column), (1, 9));
     assert!(bad.message.contains("r3c1"), "{bad}");
 }
+
+#[test]
+fn the_packaged_crate_carries_its_rules_and_licences() {
+    // What `cargo package` would upload: every rule file the library
+    // embeds (`include_str!` in src/lang/library.rs, so the crate builds on
+    // its own), the licences and the README; never the fuzz crate.
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["package", "--list", "--allow-dirty", "--offline"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "{out:?}");
+    let listed = String::from_utf8_lossy(&out.stdout);
+    let files: Vec<&str> = listed.lines().collect();
+    let library = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lang/library.rs"),
+    )
+    .expect("library source");
+    let embedded: Vec<&str> = library
+        .split("include_str!(\"../../")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    assert!(embedded.len() >= 8, "{embedded:?}");
+    for path in embedded
+        .iter()
+        .chain(&["LICENSE-MIT", "LICENSE-APACHE", "README.md", "Cargo.toml"])
+    {
+        assert!(files.contains(path), "{path} is not packaged: {listed}");
+    }
+    assert!(!files.iter().any(|f| f.starts_with("fuzz/")), "{listed}");
+}
