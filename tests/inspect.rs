@@ -302,13 +302,13 @@ fn explain_says_what_became_of_the_other_candidates_of_a_guess() {
     assert!(!guesses.is_empty(), "{out}");
     for (i, g) in guesses.iter().enumerate() {
         assert_eq!(g["depth"].as_u64(), Some(i as u64 + 1));
-        let options: Vec<u64> = g["options"]
+        let options: Vec<&str> = g["options"]
             .as_array()
             .expect("options")
             .iter()
-            .filter_map(|d| d.as_u64())
+            .filter_map(|d| d.as_str())
             .collect();
-        let digit = g["digit"].as_u64().expect("digit");
+        let digit = g["digit"].as_str().expect("digit");
         let at = options
             .iter()
             .position(|&d| d == digit)

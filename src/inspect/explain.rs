@@ -241,22 +241,25 @@ pub fn render_guesses(db: &FactDb, depth: usize) -> String {
 /// The guesses a tree depends on, as JSON objects.
 pub fn guesses_json(db: &FactDb, depth: usize) -> Json {
     let g = db.geometry;
+    // Digits as their symbols, as in every other JSON output.
+    let symbol = |d: &u8| g.digit_symbol(*d).to_string();
     db.guesses
         .iter()
         .take(depth)
         .enumerate()
         .map(|(i, guess)| {
             let tried = &guess.options[..guess.refuted.len()];
+            let untried = guess.options.get(guess.refuted.len() + 1..).unwrap_or(&[]);
             json!({
                 "depth": i + 1,
                 "cell": g.cell_name(guess.cell),
-                "digit": guess.digit,
+                "digit": symbol(&guess.digit),
                 "step": db.guess_step(guess),
-                "options": guess.options,
+                "options": guess.options.iter().map(symbol).collect::<Vec<_>>(),
                 "refuted": tried.iter().zip(&guess.refuted)
-                    .map(|(d, b)| json!({ "digit": d, "branches": b }))
+                    .map(|(d, b)| json!({ "digit": symbol(d), "branches": b }))
                     .collect::<Vec<_>>(),
-                "untried": guess.options.get(guess.refuted.len() + 1..).unwrap_or(&[]),
+                "untried": untried.iter().map(symbol).collect::<Vec<_>>(),
                 "words": describe_guess(db, guess),
             })
         })

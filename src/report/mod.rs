@@ -258,7 +258,7 @@ pub fn json(index: usize, outcome: &Outcome, puzzle: &Puzzle, program: &Program)
                     "depth": depth + 1,
                     "cell": g.cell_name(guess.cell),
                     "digit": g.digit_symbol(guess.digit).to_string(),
-                    "options": guess.options.iter().map(|&d| g.digit_symbol(d)).collect::<String>(),
+                    "options": guess.options.iter().map(|&d| g.digit_symbol(d).to_string()).collect::<Vec<_>>(),
                 })
             })
             .collect();
