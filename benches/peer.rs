@@ -32,7 +32,7 @@ use sudoku::strategy::{Strategy, StrategySolver};
 use sudolog::engine::Engine;
 use sudolog::grid::{Puzzle, read_inputs};
 use sudolog::lang::library::RuleSources;
-use sudolog::solver::{Verdict, solve_logic};
+use sudolog::solve::{Verdict, solve_logic};
 
 /// The default input, relative to the crate root.
 const DEFAULT_PUZZLES: &str = "tests/data/techniques/sample.txt";

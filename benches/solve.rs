@@ -5,12 +5,12 @@
 //! on any file.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use sudolog::cli::SOLVE_DEFAULT_MAX_TIER;
+use sudolog::DEFAULT_MAX_TIER as SOLVE_DEFAULT_MAX_TIER;
 use sudolog::engine::Engine;
 use sudolog::grid::{Puzzle, read_inputs};
 use sudolog::lang::library::RuleSources;
-use sudolog::search::SearchOptions;
-use sudolog::solver::solve;
+use sudolog::solve::SearchOptions;
+use sudolog::solve::solve;
 
 /// The sample files: a mix of the technique sample (easy to hard 9x9) and
 /// the 16x16 puzzles.

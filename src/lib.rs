@@ -84,18 +84,19 @@ pub mod grid;
 pub mod inspect;
 pub mod lang;
 pub mod report;
-pub mod search;
-pub mod solver;
+pub mod solve;
 
 // The front door (see the crate's documentation), shown at the root with
 // the items' own documentation.
 #[doc(inline)]
 pub use grid::{Geometry, Puzzle, PuzzleError, PuzzleReader, render_grid, render_line};
 #[doc(inline)]
-pub use solver::{Outcome, Solver, Stats, Verdict};
+pub use solve::{Outcome, Solver, Stats, Verdict};
 
 #[doc(inline)]
 pub use engine::Engine;
+#[doc(inline)]
+pub use grid::{SolutionError, check_solution};
 #[doc(inline)]
 pub use lang::diag::Diagnostics;
 #[doc(inline)]
@@ -103,8 +104,6 @@ pub use lang::library::{RuleSources, RulesError};
 #[doc(inline)]
 pub use lang::program::Program;
 #[doc(inline)]
-pub use search::{Mode, SearchOptions};
+pub use solve::{DEFAULT_MAX_TIER, Uniqueness, solve, solve_logic, uniqueness};
 #[doc(inline)]
-pub use solver::{
-    DEFAULT_MAX_TIER, SolutionError, Uniqueness, check_solution, solve, solve_logic, uniqueness,
-};
+pub use solve::{Mode, SearchOptions};

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use sudolog::engine::{Engine, Guess, Solve, Status};
 use sudolog::grid::{Geometry, Puzzle, PuzzleReader};
 use sudolog::lang::library::RuleSources;
-use sudolog::solver::{UNIQUENESS_BRANCHES, Uniqueness, Verdict, solve_logic, uniqueness};
+use sudolog::solve::{UNIQUENESS_BRANCHES, Uniqueness, Verdict, solve_logic, uniqueness};
 
 const GRID_DL: &str = include_str!("../rules/grid.dl");
 

@@ -2,7 +2,7 @@
 //! `sudolog solve`'s defaults, as the crate's quick start shows.
 
 use sudolog::grid::{Puzzle, PuzzleError};
-use sudolog::solver::{Solver, Verdict};
+use sudolog::solve::{Solver, Verdict};
 
 #[test]
 fn a_parsed_puzzle_solves_like_the_command_line() {

@@ -23,10 +23,11 @@ use proptest::test_runner::Config;
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 use sudolog::engine::Engine;
+use sudolog::grid::check_solution;
 use sudolog::grid::{Geometry, Origin, Puzzle, PuzzleReader, render_grid, render_line};
 use sudolog::lang::library::RuleSources;
-use sudolog::search::{Mode, SearchOptions};
-use sudolog::solver::{Outcome, Verdict, check_solution, solve};
+use sudolog::solve::{Mode, SearchOptions};
+use sudolog::solve::{Outcome, Verdict, solve};
 
 /// `cases` random cases; a failure is shrunk for at most `shrink_ms` and
 /// printed, not saved (proptest finds no `lib.rs` to save it next to).

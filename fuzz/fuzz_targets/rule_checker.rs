@@ -30,7 +30,7 @@ fn load_and_check(sources: &RuleSources) {
             let _ = report::rule_listing(&program);
             let mut capped = program.clone();
             // What `sudolog solve` does by default.
-            capped.restrict_tier(sudolog::cli::SOLVE_DEFAULT_MAX_TIER);
+            capped.restrict_tier(sudolog::DEFAULT_MAX_TIER);
             let _ = report::rule_listing(&capped);
             for p in [program, capped] {
                 if let Err(d) = Engine::new(p) {

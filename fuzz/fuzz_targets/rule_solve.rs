@@ -14,8 +14,8 @@ use sudolog::engine::Engine;
 use sudolog::grid::{Puzzle, PuzzleReader};
 use sudolog::lang::library::RuleSources;
 use sudolog::report::{self, Show};
-use sudolog::search::{Mode, SearchOptions};
-use sudolog::solver::solve;
+use sudolog::solve::solve;
+use sudolog::solve::{Mode, SearchOptions};
 
 const PUZZLE: &str =
     "...6.8.1.......7..7..5........7..38.6....31.5.72...6.....3..8....9......4.6.2...3\n";
@@ -41,7 +41,7 @@ fuzz_target!(|data: &[u8]| {
     };
     // What `sudolog solve` does by default (tiers above it are the slow
     // techniques: 20x the time on this puzzle).
-    program.restrict_tier(sudolog::cli::SOLVE_DEFAULT_MAX_TIER);
+    program.restrict_tier(sudolog::DEFAULT_MAX_TIER);
     let Ok(engine) = Engine::new(program) else {
         return;
     };
@@ -60,8 +60,8 @@ fuzz_target!(|data: &[u8]| {
         stats: true,
     };
     let _ = report::line(&outcome, p, &show);
-    let _ = report::grid(1, &outcome, p, &show);
+    let _ = report::grid(1, &outcome, p, &show, engine.program());
     let _ = report::json(1, &outcome, p, engine.program()).to_string();
-    let _ = report::trace_lines(&outcome, p);
+    let _ = report::trace_lines(&outcome, p, engine.program());
     let _ = report::stats_line(&outcome);
 });

@@ -4,8 +4,7 @@ use super::outside::OutsideCells;
 use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_engine};
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
-use crate::lang::program::{Builtin, Program};
-use crate::solver::{Outcome, UNIQUENESS_BRANCHES, Uniqueness, Verdict, solve_logic, uniqueness};
+use crate::solve::{Grade, grade};
 use clap::Args;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -40,39 +39,8 @@ pub enum GradeFormat {
     Json,
 }
 
-/// A puzzle's grade: the hardest technique that fired when the rules
-/// solve it, or that guessing is needed.
-fn grade_of(outcome: &Outcome, program: &Program) -> (String, BTreeMap<String, u64>) {
-    let mut by_technique: BTreeMap<String, u64> = BTreeMap::new();
-    let mut hardest: Option<(u32, String)> = None;
-    for &(rule, n) in &outcome.stats.firings {
-        let Some(r) = program.rules.get(rule) else {
-            continue;
-        };
-        // Only what a person would write down counts: placements and
-        // eliminations, not a technique's helper relations.
-        let state = matches!(
-            program.relations[r.head_rel].builtin,
-            Some(Builtin::Placed | Builtin::Eliminated)
-        );
-        if !state {
-            continue;
-        }
-        *by_technique.entry(r.technique.clone()).or_default() += n;
-        if r.tier > 0 && hardest.as_ref().is_none_or(|(t, _)| r.tier > *t) {
-            hardest = Some((r.tier, r.technique.clone()));
-        }
-    }
-    let grade = match outcome.verdict {
-        Verdict::Solved => hardest.map_or_else(|| "givens".to_string(), |(_, t)| t),
-        Verdict::Stalled => "guessing".to_string(),
-        _ => outcome.verdict.word().to_string(),
-    };
-    (grade, by_technique)
-}
-
 /// Runs `grade`.
-pub fn grade(args: &GradeArgs) -> io::Result<i32> {
+pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
     let json = args.json || args.format == GradeFormat::Json;
     let Some(engine) = load_engine(&args.rules) else {
         return Ok(EXIT_INVALID);
@@ -86,26 +54,8 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
     let work = |i: usize, item: Result<Puzzle, PuzzleError>| match item {
         Err(e) => (i, Err(e)),
         Ok(p) => {
-            let outcome = solve_logic(&engine, &p);
-            let (mut g, by) = grade_of(&outcome, program);
-            // A puzzle the rules cannot finish needs guessing only if it
-            // has one solution: count up to two to tell.
-            if matches!(outcome.verdict, Verdict::Stalled | Verdict::Contradiction) {
-                match uniqueness(&engine, &p, UNIQUENESS_BRANCHES) {
-                    Uniqueness::NoSolution => g = "no_solution".to_string(),
-                    Uniqueness::Several => g = "several_solutions".to_string(),
-                    Uniqueness::Unique | Uniqueness::Unknown => {}
-                }
-            }
-            // A run cut short (a fact limit, a timeout), a wrong grid, or a
-            // puzzle that is no proper Sudoku has no grade: the exit code
-            // says so.
-            let ungraded = matches!(
-                outcome.verdict,
-                Verdict::FactLimit(_) | Verdict::Limit(_) | Verdict::InvalidResult(_)
-            ) || g == "no_solution"
-                || g == "several_solutions";
-            (i, Ok((p, g, by, ungraded)))
+            let g = grade(&engine, &p);
+            (i, Ok((p, g)))
         }
     };
     let progress = args.batch.progress("puzzles");
@@ -129,9 +79,16 @@ pub fn grade(args: &GradeArgs) -> io::Result<i32> {
                         writeln!(out, "{:>6}  invalid: {e}", i + 1)?;
                     }
                 }
-                Ok((p, g, by, cut)) => {
+                Ok((
+                    p,
+                    Grade {
+                        grade: g,
+                        firings: by,
+                        graded,
+                    },
+                )) => {
                     outside.puzzle(p.geometry.n, &progress);
-                    ungraded += usize::from(cut);
+                    ungraded += usize::from(!graded);
                     *summary.entry(g.clone()).or_default() += 1;
                     for (t, n) in &by {
                         let e = fired.entry(t.clone()).or_default();

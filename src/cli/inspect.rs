@@ -12,8 +12,7 @@ use crate::inspect::export::{Table, TableFormat};
 use crate::lang::ast::Type;
 use crate::lang::check::check_query;
 use crate::lang::program::{Arg, Builtin, Literal, RelId, cell_value};
-use crate::search::{Mode, Stop, search_keeping};
-use crate::solver::{UNIQUENESS_BRANCHES, Uniqueness, uniqueness};
+use crate::solve::{Mode, UNIQUENESS_BRANCHES, Uniqueness, Verdict, solve_keeping, uniqueness};
 use clap::{Args, ValueEnum};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -163,12 +162,12 @@ fn with_facts(
     // hold the notes until the spinner is gone.
     let spinner =
         super::progress::Spinner::after_delay(format!("solving {} (puzzle {index})", target.file));
-    let (searched, kept) = search_keeping(&engine, &puzzle, &options, true);
+    let (searched, kept) = solve_keeping(&engine, &puzzle, &options, true);
     // Facts of a puzzle that is no proper Sudoku mislead unless said so:
     // count its solutions up to two.
     let unique = uniqueness(&engine, &puzzle, UNIQUENESS_BRANCHES);
     drop(spinner);
-    if let Some(why) = limit_note(searched.stop) {
+    if let Some(why) = limit_note(&searched.verdict) {
         noteln!(
             "{} (puzzle {index}): the search was {why}: the facts are those of the rules' \
              fixpoint before any guess",
@@ -191,16 +190,18 @@ fn with_facts(
         // No solution and no stall to show: inspect the rules' own fixpoint.
         None => {
             let logic = target.limits.search(Mode::LogicOnly, false);
-            match search_keeping(&engine, &puzzle, &logic, true) {
+            match solve_keeping(&engine, &puzzle, &logic, true) {
                 (_, Some(s)) => s,
                 (r, None) => {
-                    let why = match (r.stop, r.grew, r.invalid) {
-                        (Stop::FactLimit, Some(grew), _) => format!(
+                    let why = match r.verdict {
+                        Verdict::FactLimit(grew) => format!(
                             "{grew} grew past the fact limit (a rule derives without end, \
                              or the rule set is too heavy for this grid: try --max-tier)"
                         ),
-                        (_, _, Some(wrong)) => format!("the rules produced a wrong grid ({wrong})"),
-                        (Stop::Timeout, _, _) => "the time limit (--timeout) passed before the \
+                        Verdict::InvalidResult(wrong) => {
+                            format!("the rules produced a wrong grid ({wrong})")
+                        }
+                        Verdict::Timeout => "the time limit (--timeout) passed before the \
                              rules reached their fixpoint; raise it"
                             .to_string(),
                         _ => "the rules stopped before reaching a state".to_string(),
@@ -216,10 +217,10 @@ fn with_facts(
 }
 
 /// Why a search stopped before it was done, if a limit stopped it.
-fn limit_note(stop: Stop) -> Option<&'static str> {
-    match stop {
-        Stop::Timeout => Some("stopped by the time limit (--timeout)"),
-        Stop::BranchLimit => Some("stopped by the branch limit (--max-branches)"),
+fn limit_note(verdict: &Verdict) -> Option<&'static str> {
+    match verdict {
+        Verdict::Timeout => Some("stopped by the time limit (--timeout)"),
+        Verdict::BranchLimit => Some("stopped by the branch limit (--max-branches)"),
         _ => None,
     }
 }

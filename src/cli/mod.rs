@@ -40,16 +40,15 @@ use crate::lang::program::Program;
 use crate::report;
 use crate::report::Show;
 use crate::report::summary::{PuzzleFigures, Summary};
-use crate::search::{Mode, SearchOptions};
-use crate::solver::solve;
+use crate::solve::{Mode, SearchOptions, solve};
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The hardest tier `solve` (and the inspection of its solve) uses unless
-/// told otherwise: see [`crate::solver::DEFAULT_MAX_TIER`].
-pub const SOLVE_DEFAULT_MAX_TIER: u32 = crate::solver::DEFAULT_MAX_TIER;
+/// told otherwise: see [`crate::solve::DEFAULT_MAX_TIER`].
+pub const SOLVE_DEFAULT_MAX_TIER: u32 = crate::solve::DEFAULT_MAX_TIER;
 
 /// Exit code: everything solved (or the rules checked out).
 pub const EXIT_OK: i32 = 0;
@@ -310,7 +309,7 @@ pub fn main() -> i32 {
         Command::Solve(args) => solve_command(&args),
         Command::Check(args) => check(&args),
         Command::Facts(args) => inspect::facts(&args),
-        Command::Grade(args) => grade::grade(&args),
+        Command::Grade(args) => grade::grade_command(&args),
         Command::VerifyRules(args) => verify::verify_rules(&args),
         Command::Query(args) => inspect::query(&args),
         Command::Explain(args) => inspect::explain_command(&args),
@@ -528,7 +527,7 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
                     Format::Line => (
                         format!("{}\n", report::line(&outcome, &puzzle, &show)),
                         if trace {
-                            report::trace_lines(&outcome, &puzzle)
+                            report::trace_lines(&outcome, &puzzle, engine.program())
                         } else {
                             String::new()
                         },
@@ -541,7 +540,10 @@ fn solve_command(args: &SolveArgs) -> io::Result<i32> {
                         String::new(),
                     ),
                     Format::Grid => (
-                        format!("{}\n", report::grid(index, &outcome, &puzzle, &show)),
+                        format!(
+                            "{}\n",
+                            report::grid(index, &outcome, &puzzle, &show, engine.program())
+                        ),
                         String::new(),
                     ),
                 };

@@ -204,7 +204,7 @@ fn read_cases(args: &VerifyArgs) -> (Vec<Case>, Vec<String>) {
         };
         match solution.and_then(|s| {
             let regions = puzzle.regions.as_deref();
-            crate::solver::check_solution_in(&puzzle.geometry, regions, &puzzle.cells, &s)
+            crate::grid::check_solution_in(&puzzle.geometry, regions, &puzzle.cells, &s)
                 .map(|()| s)
                 .map_err(|e| format!("{at}: the solution given is wrong: {}", e.message))
         }) {

@@ -64,7 +64,9 @@ mod puzzle;
 mod reader;
 pub mod regions;
 mod render;
+mod solution;
 mod symbols;
+mod units;
 mod validate;
 
 pub use geometry::Geometry;
@@ -72,5 +74,7 @@ pub use inputs::read_inputs;
 pub use puzzle::{Origin, Puzzle, PuzzleError};
 pub use reader::PuzzleReader;
 pub use render::{render_candidates, render_grid, render_jigsaw, render_line};
+pub use solution::{SolutionError, check_solution, check_solution_in};
 pub use symbols::Symbol;
+pub use units::{Unit, UnitKind, first_repeat, units};
 pub use validate::validate;

@@ -1,5 +1,6 @@
 //! Checks that a puzzle's givens do not already break the rules.
 
+use super::units::UnitKind;
 use super::{Puzzle, PuzzleError};
 
 /// Checks the givens: a digit twice in a row, column or box is an error
@@ -28,49 +29,38 @@ pub fn validate(p: &Puzzle) -> Result<(), PuzzleError> {
             ),
         ));
     }
-    // First cell seen for each (unit, digit); units are rows, columns, boxes.
-    let mut first_seen: [Vec<Option<usize>>; 3] = std::array::from_fn(|_| vec![None; n * n]);
-    for (cell, &d) in p.cells.iter().enumerate() {
-        if d == 0 {
-            continue;
-        }
-        let digit = usize::from(d);
-        if digit > n {
-            let message = format!(
-                "{} holds {d}, but a {} puzzle only has digits 1 to {n}; fix that cell",
-                g.cell_name(cell),
-                g.label()
-            );
-            return error(cell, message);
-        }
-        let units = [
-            ("row", g.row_of(cell)),
-            ("column", g.col_of(cell)),
-            (
-                if p.regions.is_some() { "region" } else { "box" },
-                super::regions::box_index(&g, p.regions.as_deref(), cell),
+    // Read cell by cell, the first problem met is reported: a digit the
+    // size does not have, or a digit repeating one earlier in its unit.
+    let too_large = p.cells.iter().position(|&d| usize::from(d) > n);
+    let repeat = super::units::first_repeat(&g, p.regions.as_deref(), &p.cells);
+    if let Some(cell) = too_large
+        && repeat.as_ref().is_none_or(|(_, _, later)| cell <= *later)
+    {
+        let message = format!(
+            "{} holds {}, but a {} puzzle only has digits 1 to {n}; fix that cell",
+            g.cell_name(cell),
+            p.cells[cell],
+            g.label()
+        );
+        return error(cell, message);
+    }
+    if let Some((unit, earlier, later)) = repeat {
+        let sym = g.digit_symbol(p.cells[later]);
+        let (kind, name) = match unit.kind {
+            UnitKind::Row => ("row", (unit.index + 1).to_string()),
+            UnitKind::Column => ("column", (unit.index + 1).to_string()),
+            UnitKind::Box if p.regions.is_some() => (
+                "region",
+                super::regions::region_letter(unit.index).to_string(),
             ),
-        ];
-        for (seen, (kind, unit)) in first_seen.iter_mut().zip(units) {
-            // Only a hand-built geometry with box_size² != n could miss here.
-            let Some(slot) = seen.get_mut(unit * n + digit - 1) else {
-                continue;
-            };
-            if let Some(earlier) = *slot {
-                let sym = g.digit_symbol(d);
-                let name = match kind {
-                    "region" => super::regions::region_letter(unit).to_string(),
-                    _ => (unit + 1).to_string(),
-                };
-                let message = format!(
-                    "digit {sym} at {} repeats the {sym} at {} in {kind} {name}; remove one of them",
-                    g.cell_name(cell),
-                    g.cell_name(earlier),
-                );
-                return error(cell, message);
-            }
-            *slot = Some(cell);
-        }
+            UnitKind::Box => ("box", (unit.index + 1).to_string()),
+        };
+        let message = format!(
+            "digit {sym} at {} repeats the {sym} at {} in {kind} {name}; remove one of them",
+            g.cell_name(later),
+            g.cell_name(earlier),
+        );
+        return error(later, message);
     }
     Ok(())
 }

@@ -83,6 +83,22 @@ pub struct FactDb<'p> {
     pub last_step: u32,
 }
 
+/// A value of a column of type `ty` as people read it, wherever facts are
+/// shown (facts, explanations, the step log): `r3c5`, a digit's symbol,
+/// a unit's name, a set as `{2,7}`, a number as itself.
+pub fn show_value(program: &Program, g: &Geometry, ty: Type, v: Value) -> String {
+    match ty {
+        Type::Cell => {
+            let (r, c) = cell_coords(v);
+            format!("r{}c{}", r + 1, c + 1)
+        }
+        Type::Digit if v >= 1 && v <= g.n as Value => g.digit_symbol(v as u8).to_string(),
+        Type::Unit | Type::Symbol => program.symbols.name(v).to_string(),
+        Type::Set => show_set(v),
+        _ => v.to_string(),
+    }
+}
+
 /// A set (a bitmask, bit `x` for member `x`) as people write it: `{2,7}`.
 pub fn show_set(v: Value) -> String {
     let members: Vec<String> = (0..Value::BITS)
@@ -175,18 +191,7 @@ impl<'p> FactDb<'p> {
 
     /// A value as people read it: `r3c5`, a digit's symbol, a unit's name.
     pub fn show(&self, ty: Type, v: Value) -> String {
-        match ty {
-            Type::Cell => {
-                let (r, c) = cell_coords(v);
-                format!("r{}c{}", r + 1, c + 1)
-            }
-            Type::Digit if v >= 1 && v <= self.geometry.n as Value => {
-                self.geometry.digit_symbol(v as u8).to_string()
-            }
-            Type::Unit | Type::Symbol => self.program.symbols.name(v).to_string(),
-            Type::Set => show_set(v),
-            _ => v.to_string(),
-        }
+        show_value(self.program, &self.geometry, ty, v)
     }
 
     /// A fact as people read it: `eliminated(r3c5, 4)`.

@@ -1,101 +1,124 @@
-//! The step log of `solve --trace`: what each rule placed or eliminated at
-//! each step, with every guess and backtrack, as a person would write it.
+//! The step log of `solve --trace` in words: what each rule placed or
+//! eliminated at each step, with every guess and backtrack, as a person
+//! would write it. The search records the events (`solve::TraceEvent`);
+//! this module only words them.
 
-use crate::engine::Solve;
+use super::db::show_value;
 use crate::engine::tuple::slot;
-use crate::lang::program::{Builtin, cell_coords};
+use crate::grid::Geometry;
+use crate::lang::ast::Type;
+use crate::lang::program::{Builtin, Program};
+use crate::solve::{BranchEnd, TraceEvent};
 use itertools::Itertools;
 
-/// The lines for what a branch derived after `since`: one line per step
-/// and rule.
-pub fn branch_lines(solve: &Solve, since: u32) -> Vec<String> {
-    let program = solve.engine().program();
-    let g = solve.geometry();
+/// The log's lines, one per event: a step's rule and what it derived, a
+/// guess, or how a branch ended.
+pub fn lines(events: &[TraceEvent], program: &Program, g: &Geometry) -> Vec<String> {
+    events
+        .iter()
+        .map(|event| match event {
+            TraceEvent::Derived { step, rule, facts } => derived(*step, *rule, facts, program, g),
+            TraceEvent::Guess {
+                cell,
+                digit,
+                depth,
+                options,
+            } => format!(
+                "guess {} = {} at depth {depth} (chosen from {})",
+                g.cell_name(*cell),
+                g.digit_symbol(*digit),
+                g.digit_set_text(options)
+            ),
+            TraceEvent::End { step, depth, how } => match how {
+                BranchEnd::Solved => format!("solved at step {step}"),
+                BranchEnd::Stalled { open } => {
+                    format!("stalled at step {step} with {open} cells open")
+                }
+                BranchEnd::Contradiction(why) => {
+                    let why = match why {
+                        Some((r, Some(c))) => format!("{r} at {}", g.cell_name(*c)),
+                        Some((r, None)) => r.clone(),
+                        None => String::new(),
+                    };
+                    let backtrack = if *depth > 0 { "; backtrack" } else { "" };
+                    format!("contradiction at step {step}: {why}{backtrack}")
+                }
+                BranchEnd::Conflict => "two digits placed in one cell".to_string(),
+                BranchEnd::FactLimit(grew) => {
+                    format!("stopped: {grew} grew past the fact limit")
+                }
+                BranchEnd::Timeout => "stopped: the time limit".to_string(),
+            },
+        })
+        .collect()
+}
+
+/// One rule's facts of one step: `step 4: singles [rules/singles.dl:16]:
+/// placed 7 in r1c3; eliminated 7 from r1c4 r1c5`.
+fn derived(
+    step: u32,
+    rule: usize,
+    facts: &[(usize, crate::engine::tuple::Tuple)],
+    program: &Program,
+    g: &Geometry,
+) -> String {
     let placed = program.builtin(Builtin::Placed);
     let eliminated = program.builtin(Builtin::Eliminated);
-    let cell = |v| {
-        let (r, c) = cell_coords(v);
-        format!("r{}c{}", r + 1, c + 1)
-    };
-    let digit = |v: i32| {
-        if v >= 1 && v as usize <= g.n {
-            g.digit_symbol(v as u8).to_string()
-        } else {
-            v.to_string()
-        }
-    };
-    let mut lines = Vec::new();
-    let facts = solve.facts_since(since);
-    for ((step, rule), group) in &facts
+    let show = |ty: Type, v| show_value(program, g, ty, v);
+    let (name, technique) = program
+        .rules
+        .get(rule)
+        .map_or(("?", "?"), |r| (r.name.as_str(), r.technique.as_str()));
+    let mut parts = Vec::new();
+    let placements: Vec<String> = facts
         .iter()
-        .filter(|(_, _, o)| !o.is_unruled())
-        .chunk_by(|(_, _, o)| (o.step, o.rule))
-    {
-        let group: Vec<_> = group.collect();
-        let (name, technique) = program
-            .rules
-            .get(rule as usize)
-            .map_or(("?", "?"), |r| (r.name.as_str(), r.technique.as_str()));
-        let mut parts = Vec::new();
-        let placements: Vec<String> = group
-            .iter()
-            .filter(|(rel, _, _)| *rel == placed)
-            .map(|(_, t, _)| format!("{} in {}", digit(slot(t, 1)), cell(slot(t, 0))))
-            .collect();
-        if !placements.is_empty() {
-            parts.push(format!("placed {}", placements.join(", ")));
-        }
-        let by_digit = group
-            .iter()
-            .filter(|(rel, _, _)| *rel == eliminated)
-            .map(|(_, t, _)| (slot(t, 1), slot(t, 0)))
-            .sorted()
-            .chunk_by(|(d, _)| *d);
-        let eliminations: Vec<String> = by_digit
-            .into_iter()
-            .map(|(d, cells)| {
-                format!(
-                    "{} from {}",
-                    digit(d),
-                    cells.map(|(_, c)| cell(c)).join(" ")
-                )
-            })
-            .collect();
-        if !eliminations.is_empty() {
-            parts.push(format!("eliminated {}", eliminations.join("; ")));
-        }
-        let others: Vec<String> = group
-            .iter()
-            .filter(|(rel, _, _)| *rel != placed && *rel != eliminated)
-            .map(|(rel, t, _)| {
-                let r = &program.relations[*rel];
-                let args = r
-                    .columns
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (_, ty))| {
-                        let v = slot(t, i);
-                        match ty {
-                            crate::lang::ast::Type::Cell => cell(v),
-                            crate::lang::ast::Type::Digit => digit(v),
-                            crate::lang::ast::Type::Unit | crate::lang::ast::Type::Symbol => {
-                                program.symbols.name(v).to_string()
-                            }
-                            crate::lang::ast::Type::Number => v.to_string(),
-                            crate::lang::ast::Type::Set => crate::inspect::db::show_set(v),
-                        }
-                    })
-                    .join(", ");
-                format!("{}({args})", r.name)
-            })
-            .collect();
-        if !others.is_empty() {
-            parts.push(others.join(", "));
-        }
-        lines.push(format!(
-            "step {step}: {technique} [{name}]: {}",
-            parts.join("; ")
-        ));
+        .filter(|(rel, _)| *rel == placed)
+        .map(|(_, t)| {
+            format!(
+                "{} in {}",
+                show(Type::Digit, slot(t, 1)),
+                show(Type::Cell, slot(t, 0))
+            )
+        })
+        .collect();
+    if !placements.is_empty() {
+        parts.push(format!("placed {}", placements.join(", ")));
     }
-    lines
+    let by_digit = facts
+        .iter()
+        .filter(|(rel, _)| *rel == eliminated)
+        .map(|(_, t)| (slot(t, 1), slot(t, 0)))
+        .sorted()
+        .chunk_by(|(d, _)| *d);
+    let eliminations: Vec<String> = by_digit
+        .into_iter()
+        .map(|(d, cells)| {
+            format!(
+                "{} from {}",
+                show(Type::Digit, d),
+                cells.map(|(_, c)| show(Type::Cell, c)).join(" ")
+            )
+        })
+        .collect();
+    if !eliminations.is_empty() {
+        parts.push(format!("eliminated {}", eliminations.join("; ")));
+    }
+    let others: Vec<String> = facts
+        .iter()
+        .filter(|(rel, _)| *rel != placed && *rel != eliminated)
+        .map(|(rel, t)| {
+            let r = &program.relations[*rel];
+            let args = r
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(i, (_, ty))| show(*ty, slot(t, i)))
+                .join(", ");
+            format!("{}({args})", r.name)
+        })
+        .collect();
+    if !others.is_empty() {
+        parts.push(others.join(", "));
+    }
+    format!("step {step}: {technique} [{name}]: {}", parts.join("; "))
 }

@@ -8,7 +8,7 @@ use crate::grid::{
     Puzzle, PuzzleError, render_candidates, render_grid, render_jigsaw, render_line,
 };
 use crate::lang::program::Program;
-use crate::solver::{Outcome, Verdict};
+use crate::solve::{Outcome, Verdict};
 use serde_json::{Value as Json, json};
 
 /// Why a puzzle is not solved, in words (for `#` lines).
@@ -43,9 +43,9 @@ fn reason(outcome: &Outcome, puzzle: &Puzzle) -> String {
                 outcome.stats.branches
             ),
         },
-        Verdict::Limit(stop) => {
-            let what = match stop {
-                crate::search::Stop::Timeout => "the time limit (--timeout)",
+        Verdict::BranchLimit | Verdict::Timeout => {
+            let what = match outcome.verdict {
+                Verdict::Timeout => "the time limit (--timeout)",
                 _ => "the branch limit (--max-branches)",
             };
             let k = outcome.solutions;
@@ -119,12 +119,12 @@ pub fn line(outcome: &Outcome, puzzle: &Puzzle, show: &Show) -> String {
 }
 
 /// The step log and the guesses on the solution's branch, one `#` line each.
-pub fn trace_lines(outcome: &Outcome, puzzle: &Puzzle) -> String {
+pub fn trace_lines(outcome: &Outcome, puzzle: &Puzzle, program: &Program) -> String {
     let g = &puzzle.geometry;
     let mut out = String::new();
-    for l in &outcome.log {
+    for l in crate::inspect::trace::lines(&outcome.trace, program, g) {
         out.push_str("# ");
-        out.push_str(l);
+        out.push_str(&l);
         out.push('\n');
     }
     for (depth, guess) in outcome.path.iter().enumerate() {
@@ -155,7 +155,13 @@ pub fn error_line(error: &PuzzleError) -> String {
 
 /// The grid format: a `#` header, the grid, and for a stall the pencil
 /// marks (as `#` lines, so the output reads back as a puzzle file).
-pub fn grid(index: usize, outcome: &Outcome, puzzle: &Puzzle, show: &Show) -> String {
+pub fn grid(
+    index: usize,
+    outcome: &Outcome,
+    puzzle: &Puzzle,
+    show: &Show,
+    program: &Program,
+) -> String {
     let g = &puzzle.geometry;
     let what = match outcome.verdict {
         Verdict::Solved if show.counting => format!("solved, {}", count_words(outcome)),
@@ -166,7 +172,7 @@ pub fn grid(index: usize, outcome: &Outcome, puzzle: &Puzzle, show: &Show) -> St
         index, puzzle.origin.file, puzzle.origin.line, what
     );
     if show.trace {
-        out.push_str(&trace_lines(outcome, puzzle));
+        out.push_str(&trace_lines(outcome, puzzle, program));
     }
     match &puzzle.regions {
         Some(regions) => out.push_str(&render_jigsaw(g, &outcome.grid, regions)),
@@ -279,8 +285,8 @@ pub fn json(index: usize, outcome: &Outcome, puzzle: &Puzzle, program: &Program)
     if !puzzle.label.is_empty() {
         obj["label"] = Json::String(puzzle.label.clone());
     }
-    if !outcome.log.is_empty() {
-        obj["trace"] = outcome.log.clone().into();
+    if !outcome.trace.is_empty() {
+        obj["trace"] = crate::inspect::trace::lines(&outcome.trace, program, g).into();
     }
     obj
 }

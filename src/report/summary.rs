@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use hdrhistogram::Histogram;
 
-use crate::solver::{Outcome, Verdict};
+use crate::solve::{Outcome, Verdict};
 
 /// What one result adds to the summary.
 #[derive(Clone, Copy, Debug, Default)]

@@ -1,0 +1,82 @@
+//! Grading: how hard a puzzle is for a rule set, as the hardest technique
+//! its logic-only solve needs (or that it needs guessing), with how much
+//! each technique derived. `sudolog grade` prints it.
+
+use super::outcome::{Outcome, Verdict};
+use super::{UNIQUENESS_BRANCHES, Uniqueness, solve_logic, uniqueness};
+use crate::engine::Engine;
+use crate::grid::Puzzle;
+use crate::lang::program::{Builtin, Program};
+use std::collections::BTreeMap;
+
+/// A puzzle's grade.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grade {
+    /// The hardest technique that placed or eliminated something when the
+    /// rules solved it (`givens` when none was needed); `guessing` when
+    /// the rules stall on a puzzle with one solution; `no_solution`,
+    /// `several_solutions`, or the verdict's word when the solve did not
+    /// finish.
+    pub grade: String,
+    /// Placements and eliminations per technique.
+    pub firings: BTreeMap<String, u64>,
+    /// Whether the grade is one: false for a run cut short (a fact limit,
+    /// a timeout), a wrong grid, or a puzzle that is no proper Sudoku.
+    pub graded: bool,
+}
+
+/// Grades a puzzle with the engine's rules: a logic-only solve, then, if
+/// the rules cannot finish, a bounded count of its solutions to tell
+/// "needs guessing" from "is no proper Sudoku".
+pub fn grade(engine: &Engine, puzzle: &Puzzle) -> Grade {
+    let outcome = solve_logic(engine, puzzle);
+    let (mut grade, firings) = hardest(&outcome, engine.program());
+    if matches!(outcome.verdict, Verdict::Stalled | Verdict::Contradiction) {
+        match uniqueness(engine, puzzle, UNIQUENESS_BRANCHES) {
+            Uniqueness::NoSolution => grade = "no_solution".to_string(),
+            Uniqueness::Several => grade = "several_solutions".to_string(),
+            Uniqueness::Unique | Uniqueness::Unknown => {}
+        }
+    }
+    let graded = !matches!(
+        outcome.verdict,
+        Verdict::FactLimit(_) | Verdict::BranchLimit | Verdict::Timeout | Verdict::InvalidResult(_)
+    ) && grade != "no_solution"
+        && grade != "several_solutions";
+    Grade {
+        grade,
+        firings,
+        graded,
+    }
+}
+
+/// The hardest technique that fired in a solve, or that guessing is
+/// needed, and the placements and eliminations per technique.
+fn hardest(outcome: &Outcome, program: &Program) -> (String, BTreeMap<String, u64>) {
+    let mut by_technique: BTreeMap<String, u64> = BTreeMap::new();
+    let mut hardest: Option<(u32, String)> = None;
+    for &(rule, n) in &outcome.stats.firings {
+        let Some(r) = program.rules.get(rule) else {
+            continue;
+        };
+        // Only what a person would write down counts: placements and
+        // eliminations, not a technique's helper relations.
+        let state = matches!(
+            program.relations[r.head_rel].builtin,
+            Some(Builtin::Placed | Builtin::Eliminated)
+        );
+        if !state {
+            continue;
+        }
+        *by_technique.entry(r.technique.clone()).or_default() += n;
+        if r.tier > 0 && hardest.as_ref().is_none_or(|(t, _)| r.tier > *t) {
+            hardest = Some((r.tier, r.technique.clone()));
+        }
+    }
+    let grade = match outcome.verdict {
+        Verdict::Solved => hardest.map_or_else(|| "givens".to_string(), |(_, t)| t),
+        Verdict::Stalled => "guessing".to_string(),
+        _ => outcome.verdict.word().to_string(),
+    };
+    (grade, by_technique)
+}

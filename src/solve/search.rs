@@ -1,0 +1,331 @@
+//! The branching layer: when the rules stall, fork the fact store on the
+//! open cell with the fewest candidates, place each candidate as a guess in
+//! its own fork, and continue the fixpoint depth-first. Forks that derive a
+//! contradiction are pruned. Solutions are counted up to a limit; branch
+//! and time limits stop the search cleanly. It fills in the [`Outcome`]
+//! itself.
+
+use super::outcome::{Outcome, Stats, Verdict};
+use super::trace::{TraceEvent, branch_events};
+use crate::engine::{Engine, Guess, Solve, Status};
+use crate::grid::{Puzzle, check_solution_in};
+use rustc_hash::FxHashMap;
+use std::time::{Duration, Instant};
+
+/// What the search is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Stop at the first solution.
+    First,
+    /// Count solutions, stopping at this many.
+    Count(u64),
+    /// Never guess: run the rules once and report what they reach.
+    LogicOnly,
+}
+
+/// Search settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// What to look for.
+    pub mode: Mode,
+    /// Stop after opening this many branches.
+    pub max_branches: Option<u64>,
+    /// Stop after this much time.
+    pub timeout: Option<Duration>,
+    /// Record what the search does, step by step ([`Outcome::trace`]).
+    pub trace: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            mode: Mode::First,
+            max_branches: None,
+            timeout: None,
+            trace: false,
+        }
+    }
+}
+
+/// A stalled branch waiting for its children to be explored.
+struct Pending<'e> {
+    solve: Solve<'e>,
+    cell: usize,
+    options: Vec<u8>,
+    next: usize,
+    /// The search's branch count when each option so far was opened.
+    opened: Vec<u64>,
+}
+
+/// What the search has found so far, before it becomes an [`Outcome`].
+struct Progress {
+    verdict: Option<Verdict>,
+    solutions: u64,
+    /// The first solution and its guesses.
+    first: Option<(Vec<u8>, Vec<Guess>)>,
+    /// Where the rules stalled (logic only) or the last state seen.
+    partial: (Vec<u8>, Vec<u32>),
+    root_contradictions: Vec<(String, Option<usize>)>,
+    stats: Stats,
+    firings: FxHashMap<usize, u64>,
+    trace: Vec<TraceEvent>,
+}
+
+/// Solves a puzzle as `options` ask: the rules, and guesses where they
+/// stall (unless logic only), every solution checked independently.
+pub fn solve(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Outcome {
+    solve_keeping(engine, puzzle, options, false).0
+}
+
+/// [`solve`], also returning, if `keep`, the state worth inspecting: the
+/// first solution's branch, or where the rules stalled or contradicted.
+pub fn solve_keeping<'e>(
+    engine: &'e Engine,
+    puzzle: &Puzzle,
+    options: &SearchOptions,
+    keep: bool,
+) -> (Outcome, Option<Solve<'e>>) {
+    let mut kept: Option<Solve<'e>> = None;
+    let started = Instant::now();
+    let n = puzzle.geometry.n;
+    let mut p = Progress {
+        verdict: None,
+        solutions: 0,
+        first: None,
+        partial: (puzzle.cells.clone(), vec![0; n * n]),
+        root_contradictions: Vec::new(),
+        stats: Stats::default(),
+        firings: FxHashMap::default(),
+        trace: Vec::new(),
+    };
+    let mut stack: Vec<Pending> = Vec::new();
+    let regions = puzzle.regions.as_deref();
+    let deadline = options.timeout.map(|t| started + t);
+    let mut current = Some(engine.start_until(puzzle.geometry, regions, &puzzle.cells, deadline));
+    loop {
+        if let Some(mut solve) = current.take() {
+            let since = solve.steps();
+            let status = solve.run_until(deadline);
+            account(&mut p, &solve);
+            if options.trace {
+                p.trace.extend(branch_events(&solve, since, &status));
+            }
+            match status {
+                Status::Solved => {
+                    let grid = solve.grid();
+                    let g = &puzzle.geometry;
+                    match check_solution_in(g, regions, &puzzle.cells, &grid) {
+                        Ok(()) => {
+                            p.solutions += 1;
+                            if p.first.is_none() {
+                                p.first = Some((grid, solve.branch.clone()));
+                                if keep {
+                                    kept = Some(solve);
+                                }
+                            }
+                            let enough = match options.mode {
+                                Mode::First | Mode::LogicOnly => true,
+                                Mode::Count(limit) => p.solutions >= limit,
+                            };
+                            if enough {
+                                p.verdict = Some(Verdict::Solved);
+                                break;
+                            }
+                        }
+                        Err(e) => {
+                            p.verdict = Some(Verdict::InvalidResult(describe_invalid(&solve, &e)));
+                            p.partial = (grid, solve.candidates());
+                            break;
+                        }
+                    }
+                }
+                Status::Contradiction => {
+                    if solve.branch.is_empty() {
+                        p.root_contradictions = solve.contradictions();
+                        p.partial = (solve.grid(), solve.candidates());
+                        if keep {
+                            kept = Some(solve);
+                        }
+                    } else {
+                        p.stats.pruned += 1;
+                    }
+                }
+                Status::Conflict => {
+                    p.verdict = Some(Verdict::InvalidResult(
+                        "the rules placed two digits in one cell without deriving a contradiction"
+                            .to_string(),
+                    ));
+                    p.partial = (solve.grid(), solve.candidates());
+                    break;
+                }
+                Status::FactLimit(grew) => {
+                    p.partial = (solve.grid(), solve.candidates());
+                    p.verdict = Some(Verdict::FactLimit(grew));
+                    break;
+                }
+                Status::Timeout => {
+                    p.partial = (solve.grid(), solve.candidates());
+                    p.verdict = Some(Verdict::Timeout);
+                    break;
+                }
+                Status::Stalled => {
+                    let grid = solve.grid();
+                    let candidates = solve.candidates();
+                    if options.mode == Mode::LogicOnly {
+                        p.partial = (grid, candidates);
+                        p.verdict = Some(Verdict::Stalled);
+                        if keep {
+                            kept = Some(solve);
+                        }
+                        break;
+                    }
+                    if solve.branch.is_empty() {
+                        p.partial = (grid.clone(), candidates.clone());
+                    }
+                    match choose_cell(&grid, &candidates, n) {
+                        Some((cell, options)) => stack.push(Pending {
+                            solve,
+                            cell,
+                            options,
+                            next: 0,
+                            opened: Vec::new(),
+                        }),
+                        // An open cell without candidates: the rules missed
+                        // a contradiction; the branch is dead all the same.
+                        None => p.stats.pruned += 1,
+                    }
+                }
+            }
+        }
+        // Limits are checked between branches.
+        if options
+            .max_branches
+            .is_some_and(|m| p.stats.branches >= m && !stack.is_empty())
+        {
+            p.verdict = Some(Verdict::BranchLimit);
+            break;
+        }
+        if options.timeout.is_some_and(|t| started.elapsed() >= t) {
+            p.verdict = Some(Verdict::Timeout);
+            break;
+        }
+        let Some(top) = stack.last_mut() else {
+            break;
+        };
+        let digit = top.options[top.next];
+        top.next += 1;
+        top.opened.push(p.stats.branches);
+        let guess = Guess {
+            cell: top.cell,
+            digit,
+            options: top.options.clone(),
+            refuted: top.opened.windows(2).map(|w| w[1] - w[0]).collect(),
+        };
+        // The last option takes the parent's store itself: no copy.
+        let mut child = if top.next == top.options.len() {
+            match stack.pop() {
+                Some(pending) => pending.solve,
+                None => break,
+            }
+        } else {
+            top.solve.fork()
+        };
+        if options.trace {
+            p.trace.push(TraceEvent::Guess {
+                cell: guess.cell,
+                digit: guess.digit,
+                depth: child.branch.len() + 1,
+                options: guess.options.clone(),
+            });
+        }
+        child.guess(guess);
+        p.stats.branches += 1;
+        p.stats.max_depth = p.stats.max_depth.max(child.branch.len());
+        current = Some(child);
+    }
+    (outcome(p, puzzle, options, started), kept)
+}
+
+/// The outcome of a finished (or stopped) search.
+fn outcome(p: Progress, puzzle: &Puzzle, options: &SearchOptions, started: Instant) -> Outcome {
+    // No verdict yet: every branch was explored.
+    let complete = p.verdict.is_none();
+    let verdict = match p.verdict {
+        Some(v) => v,
+        None if p.solutions > 0 => Verdict::Solved,
+        // Without guessing, the only way to end with nothing is the root
+        // fixpoint's contradiction.
+        None if options.mode == Mode::LogicOnly => Verdict::Contradiction,
+        None => Verdict::NoSolution,
+    };
+    let (grid, candidates, path) = match p.first {
+        Some((grid, path)) if verdict == Verdict::Solved => (grid, Vec::new(), path),
+        Some((_, path)) => (p.partial.0, p.partial.1, path),
+        None => (p.partial.0, p.partial.1, Vec::new()),
+    };
+    let n = puzzle.geometry.n;
+    // A solved grid reports no pencil marks: each of its cells has every
+    // digit but its own eliminated.
+    let eliminated = if candidates.is_empty() {
+        grid.iter().filter(|&&d| d != 0).count() * n.saturating_sub(1)
+    } else {
+        candidates
+            .iter()
+            .map(|m| n.saturating_sub(m.count_ones() as usize))
+            .sum()
+    };
+    let mut firings: Vec<(usize, u64)> = p.firings.into_iter().collect();
+    firings.sort_unstable();
+    Outcome {
+        verdict,
+        candidates,
+        contradictions: p.root_contradictions,
+        solutions: p.solutions,
+        complete,
+        path,
+        trace: p.trace,
+        stats: Stats {
+            placed: grid.iter().filter(|&&d| d != 0).count(),
+            eliminated,
+            firings,
+            micros: started.elapsed().as_micros() as u64,
+            ..p.stats
+        },
+        grid,
+    }
+}
+
+/// Adds a finished branch's counters to the search's.
+fn account(p: &mut Progress, solve: &Solve) {
+    p.stats.steps += solve.rounds() as u64;
+    p.stats.derived += solve.derived();
+    for (rule, n) in solve.firings() {
+        *p.firings.entry(rule).or_default() += n as u64;
+    }
+}
+
+/// The open cell with the fewest candidates (ties: the lowest cell) and its
+/// candidates; `None` if an open cell has none.
+fn choose_cell(grid: &[u8], candidates: &[u32], n: usize) -> Option<(usize, Vec<u8>)> {
+    let (cell, mask) = grid
+        .iter()
+        .zip(candidates)
+        .enumerate()
+        .filter(|(_, (d, _))| **d == 0)
+        .map(|(i, (_, m))| (i, *m))
+        .min_by_key(|(i, m)| (m.count_ones(), *i))?;
+    let options: Vec<u8> = (1..=n as u8).filter(|d| mask & (1 << d) != 0).collect();
+    (!options.is_empty()).then_some((cell, options))
+}
+
+/// Names the rules that derived the offending `placed` facts of a wrong grid.
+fn describe_invalid(solve: &Solve, e: &crate::grid::SolutionError) -> String {
+    let mut rules: Vec<String> = e.cells.iter().filter_map(|&c| solve.placed_by(c)).collect();
+    rules.sort();
+    rules.dedup();
+    if rules.is_empty() {
+        e.message.clone()
+    } else {
+        format!("{}; placed by {}", e.message, rules.join(", "))
+    }
+}
