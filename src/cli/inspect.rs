@@ -1,9 +1,7 @@
 //! The inspection commands: `facts`, `query` and `explain`.
 
-use super::{
-    EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, Limits, RuleArgs, SOLVE_DEFAULT_MAX_TIER, load_engine,
-    stderr,
-};
+use super::rules::load_solve_engine;
+use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, Limits, RuleArgs, stderr};
 use crate::grid::{Puzzle, read_inputs};
 use crate::inspect::db::{Fact, FactDb};
 use crate::inspect::eval::Evaluator;
@@ -126,14 +124,9 @@ fn with_facts(
     f: impl FnOnce(&FactDb, &Puzzle) -> io::Result<i32>,
 ) -> io::Result<i32> {
     // The solve `solve` would run: its default tiers and limits.
-    let mut rules = target.rules.clone();
-    if rules.techniques.is_none() {
-        rules.default_max_tier = Some(SOLVE_DEFAULT_MAX_TIER);
-    }
-    let Some(mut engine) = load_engine(&rules) else {
+    let Some(engine) = load_solve_engine(&target.rules, &target.limits) else {
         return Ok(EXIT_INVALID);
     };
-    engine.fact_limit = target.limits.max_facts;
     let index = target.puzzle;
     let puzzle = match read_inputs(std::slice::from_ref(&target.file)).nth(index - 1) {
         Some(Ok(p)) => p,

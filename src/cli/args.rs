@@ -1,0 +1,74 @@
+//! The argument groups several commands share: how a batch runs (threads,
+//! the progress line) and how far one puzzle's search may go (the limits),
+//! each with the function that turns it into run settings.
+
+use super::progress;
+use crate::batch;
+use crate::engine::DEFAULT_FACT_LIMIT;
+use crate::solve::{Mode, SearchOptions};
+use clap::Args;
+use std::time::Duration;
+
+/// How a batch command runs (`solve`, `grade`, `verify-rules`): on how
+/// many threads, and whether it shows its progress.
+#[derive(Args, Debug, Clone)]
+pub struct BatchArgs {
+    /// Never show the progress line (shown on a terminal's stderr while
+    /// the results go to a file or a pipe).
+    #[arg(long)]
+    pub no_progress: bool,
+    /// Run on N threads (default: every core). Output stays in input order.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+}
+
+impl BatchArgs {
+    /// The number of threads to run on.
+    pub fn threads(&self) -> usize {
+        self.jobs.map_or_else(batch::default_jobs, usize::from)
+    }
+
+    /// The progress line, counting `what` (hidden unless it can help).
+    pub fn progress(&self, what: &str) -> indicatif::ProgressBar {
+        progress::start(!self.no_progress, what)
+    }
+}
+
+/// The limits of one puzzle's search, shared by `solve` and the
+/// inspection commands (which inspect the solve that `solve` would run).
+#[derive(Args, Debug, Clone)]
+pub struct Limits {
+    /// Stop a puzzle's search after opening N branches.
+    #[arg(long, value_name = "N")]
+    pub max_branches: Option<u64>,
+    /// Stop a puzzle's search after SECS seconds (fractions allowed).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Stop a branch whose rules store more than N facts (a rule that
+    /// derives without end); the report names the relation that grew.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_FACT_LIMIT,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_facts: u64,
+}
+
+impl Limits {
+    /// Search options in `mode` within these limits (and `trace`).
+    pub fn search(&self, mode: Mode, trace: bool) -> SearchOptions {
+        SearchOptions {
+            mode,
+            max_branches: self.max_branches,
+            timeout: self.timeout,
+            trace,
+        }
+    }
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !(secs.is_finite() && secs > 0.0) {
+        return Err("the timeout must be a positive number of seconds".into());
+    }
+    Ok(Duration::from_secs_f64(secs.min(1e9)))
+}

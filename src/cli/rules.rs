@@ -1,0 +1,115 @@
+//! Which rules a command runs: the rule-set arguments every command shares
+//! (`--rules`, `--rules-add`, `--variant`, `--techniques`, `--max-tier`)
+//! turned into a checked program and a compiled engine, with what is wrong
+//! printed on standard error.
+
+use super::args::Limits;
+use super::stderr;
+use crate::engine::Engine;
+use crate::lang::library::{RuleSources, RulesError};
+use crate::lang::program::Program;
+use clap::Args;
+use std::path::PathBuf;
+
+/// Which rules to use.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RuleArgs {
+    /// Use the .dl files in DIR instead of the built-in rule library.
+    #[arg(long, value_name = "DIR")]
+    pub rules: Option<PathBuf>,
+    /// Add a rule file to the rule set (repeatable).
+    #[arg(long = "rules-add", value_name = "FILE")]
+    pub rules_add: Vec<PathBuf>,
+    /// Solve a Sudoku variant: add its built-in rule file (repeatable or
+    /// comma-separated): x, hyper, disjoint, anti_knight, anti_king,
+    /// non_consecutive.
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    pub variant: Vec<String>,
+    /// Use only these techniques (comma-separated file stems such as
+    /// `singles,locked`; tier-0 files such as grid.dl always stay).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub techniques: Option<Vec<String>>,
+    /// Use only techniques up to this tier (`solve` defaults to 2: singles
+    /// and locked candidates; the other commands use every tier).
+    #[arg(long, value_name = "N")]
+    pub max_tier: Option<u32>,
+    /// The command's own tier cap when `--max-tier` is not given (solve's
+    /// default); unlike `--max-tier`, it may exceed the rule set's tiers.
+    #[arg(skip)]
+    pub default_max_tier: Option<u32>,
+}
+
+/// Compiles a program, printing diagnostics on failure.
+pub fn compile(program: Program) -> Option<Engine> {
+    match Engine::new(program) {
+        Ok(e) => Some(e),
+        Err(d) => {
+            stderr::diagnostics(&d);
+            None
+        }
+    }
+}
+
+/// Loads the rule set the arguments name, printing what is wrong with it
+/// (the caller then exits with [`EXIT_INVALID`]).
+pub fn load_program(args: &RuleArgs) -> Option<Program> {
+    load_rules(args).map_err(|e| print_rules_error(&e)).ok()
+}
+
+/// Loads and compiles the rule set the arguments name, printing what is
+/// wrong with it (the caller then exits with [`EXIT_INVALID`]).
+pub fn load_engine(args: &RuleArgs) -> Option<Engine> {
+    load_program(args).and_then(compile)
+}
+
+/// Loads the rule set the arguments name.
+pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
+    let mut sources = match &args.rules {
+        Some(dir) => RuleSources::from_dir(dir)?,
+        None => RuleSources::standard(),
+    };
+    for v in &args.variant {
+        sources.add_variant(v)?;
+    }
+    for f in &args.rules_add {
+        sources.add_file(f)?;
+    }
+    let mut program = sources.load()?;
+    if let Some(names) = &args.techniques {
+        program.restrict_techniques(names).map_err(RulesError::Io)?;
+    }
+    if let Some(max) = args.max_tier {
+        // A tier above every technique's selects nothing new: most likely
+        // a typo, and a silent success would hide it.
+        let highest = program.highest_tier();
+        if max > highest {
+            return Err(RulesError::Io(format!(
+                "--max-tier {max}: the rule set's tiers go up to {highest}; `sudolog check` \
+                 lists its techniques with their tiers"
+            )));
+        }
+        program.restrict_tier(max);
+    } else if let Some(max) = args.default_max_tier {
+        program.restrict_tier(max);
+    }
+    Ok(program)
+}
+
+/// Prints a rule-loading error on stderr.
+pub fn print_rules_error(e: &RulesError) {
+    stderr::rules_error(e);
+}
+
+/// The engine `solve` runs, which the inspection commands inspect too:
+/// `solve`'s default tiers unless techniques or a tier are chosen, and the
+/// fact limit of `limits`. This is where a solving command's rule and
+/// limit arguments become run settings.
+pub fn load_solve_engine(rules: &RuleArgs, limits: &Limits) -> Option<Engine> {
+    let mut rules = rules.clone();
+    if rules.techniques.is_none() {
+        rules.default_max_tier = Some(super::SOLVE_DEFAULT_MAX_TIER);
+    }
+    let mut engine = load_engine(&rules)?;
+    engine.fact_limit = limits.max_facts;
+    Some(engine)
+}
