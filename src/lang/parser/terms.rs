@@ -1,0 +1,165 @@
+//! Terms: variables, `_`, integers, strings, cells such as `r3c5`, and sums,
+//! differences and negations of terms, in parentheses or not. `+` and `-`
+//! are left-associative; every node's span covers all of its text.
+
+use super::cursor::{PResult, Parser};
+use crate::lang::ast::{BinOp, Expr};
+use crate::lang::diag::Diagnostic;
+use crate::lang::lexer::{TokenKind, integer_too_large};
+
+const TERM_HELP: &str = "a term is a variable, `_`, a number, a string, a cell such as `r3c5`, \
+     or a sum or difference of terms";
+
+/// Where a term stands, which decides how a misplaced `count` is explained.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ctx {
+    /// An argument of an atom.
+    Arg,
+    /// A side of a plain comparison.
+    Operand,
+    /// An operand of `+`, `-` or unary `-`.
+    Arith,
+    /// The bound an aggregate is compared with.
+    Bound,
+    /// Inside parentheses.
+    Paren,
+}
+
+/// `r<digits>c<digits>` as a cell; `Some(None)` when it has that shape but a
+/// number does not fit in `u32`.
+fn cell(name: &str) -> Option<Option<(u32, u32)>> {
+    let rest = name.strip_prefix('r')?;
+    let (row, col) = rest.split_once('c')?;
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits(row) || !all_digits(col) {
+        return None;
+    }
+    Some(row.parse().ok().zip(col.parse().ok()))
+}
+
+impl Parser<'_> {
+    /// A term: operands joined by left-associative `+` and `-`.
+    pub(super) fn expr(&mut self, ctx: Ctx) -> PResult<Expr> {
+        let start = self.peek().span.start;
+        let saved = self.depth;
+        let mut lhs = self.unary(ctx)?;
+        loop {
+            let op = match self.kind() {
+                TokenKind::Plus => BinOp::Add,
+                TokenKind::Minus => BinOp::Sub,
+                _ => break,
+            };
+            // Each operator deepens the left-leaning tree by one level.
+            self.enter()?;
+            self.bump();
+            let rhs = self.unary(Ctx::Arith)?;
+            lhs = Expr::Binary(
+                op,
+                Box::new(lhs),
+                Box::new(rhs),
+                self.span(start, self.prev_end()),
+            );
+        }
+        self.depth = saved;
+        Ok(lhs)
+    }
+
+    fn unary(&mut self, ctx: Ctx) -> PResult<Expr> {
+        if !matches!(self.kind(), TokenKind::Minus) {
+            return self.primary(ctx);
+        }
+        self.enter()?;
+        let minus = self.bump();
+        // The one integer that exists only negated.
+        if matches!(self.kind(), TokenKind::Int(v) if *v == i64::MIN.unsigned_abs()) {
+            let int = self.bump();
+            self.leave();
+            return Ok(Expr::Int(i64::MIN, minus.to(int)));
+        }
+        let operand = self.unary(Ctx::Arith)?;
+        self.leave();
+        Ok(Expr::Neg(
+            Box::new(operand),
+            self.span(minus.start, self.prev_end()),
+        ))
+    }
+
+    fn primary(&mut self, ctx: Ctx) -> PResult<Expr> {
+        if !matches!(self.kind(), TokenKind::LParen) {
+            return self.operand(ctx);
+        }
+        self.enter()?;
+        self.bump();
+        let inner = self.expr(Ctx::Paren)?;
+        if !matches!(self.kind(), TokenKind::RParen) {
+            return Err(self.unclosed_paren());
+        }
+        self.bump();
+        self.leave();
+        Ok(inner)
+    }
+
+    /// A term other than a parenthesised one: a name, a constant, or a
+    /// mistake. Kept out of [`Parser::primary`] so that the frames of deeply
+    /// parenthesised terms stay small.
+    #[inline(never)]
+    fn operand(&mut self, ctx: Ctx) -> PResult<Expr> {
+        if let Some(diag) = self.unsupported_aggregate() {
+            return Err(diag);
+        }
+        match self.kind() {
+            TokenKind::Ident(_) if self.at_count() => Err(self.misplaced_count(ctx)),
+            TokenKind::Ident(name) if matches!(self.kind_at(1), TokenKind::LParen) => {
+                let name = name.clone();
+                Err(self.fail(
+                    format!("the atom `{name}(...)` cannot be used as a term"),
+                    "atom inside a term",
+                    &format!(
+                        "atoms do not nest; make `{name}(...)` a separate literal of the body \
+                         and share a variable with it"
+                    ),
+                ))
+            }
+            TokenKind::Ident(name) => {
+                let name = name.clone();
+                let span = self.bump();
+                Ok(match cell(&name) {
+                    _ if name == "_" => Expr::Wildcard(span),
+                    Some(Some((row, col))) => Expr::Cell { row, col, span },
+                    Some(None) => {
+                        return Err(Diagnostic::new(
+                            span,
+                            format!("the cell `{name}` has a row or column number too large"),
+                        )
+                        .label("no such cell")
+                        .help("rows and columns are numbered from 1 up to the size of the grid")
+                        .into());
+                    }
+                    None => Expr::Var(name, span),
+                })
+            }
+            TokenKind::Int(value) => {
+                let value = *value;
+                let span = self.bump();
+                i64::try_from(value)
+                    .map(|v| Expr::Int(v, span))
+                    .map_err(|_| integer_too_large(span).into())
+            }
+            TokenKind::Str(value) => {
+                let value = value.clone();
+                let span = self.bump();
+                Ok(Expr::Str(value, span))
+            }
+            TokenKind::RParen
+                if self.pos > 0 && matches!(self.tok_at(self.pos - 1).kind, TokenKind::Comma) =>
+            {
+                Err(self.fail(
+                    "expected another argument after `,`, found `)`",
+                    "expected a term",
+                    "remove the trailing `,` or add an argument after it",
+                ))
+            }
+            _ => Err(self.expected("a term", TERM_HELP)),
+        }
+    }
+}
