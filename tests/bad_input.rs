@@ -8,7 +8,7 @@
 //! (10 MB lines, binary garbage, CRLF, a BOM, bytes that are not UTF-8,
 //! deeply nested rules) are generated here into temporary files.
 
-mod common;
+use crate::common;
 
 use common::{ESSAY_1, ESSAY_1_SOLUTION, ESSAY_2, ESSAY_2_SOLUTION, read_repo_file, sudolog};
 use std::path::{Path, PathBuf};

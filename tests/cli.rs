@@ -1,7 +1,7 @@
 //! The command line, end to end: formats, exit codes, rule-set options,
 //! bad input in a batch.
 
-mod common;
+use crate::common;
 
 use common::{ESSAY_1, ESSAY_1_SOLUTION, ESSAY_2, json_lines, stdout_of, sudolog};
 use predicates::prelude::*;

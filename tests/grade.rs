@@ -2,7 +2,7 @@
 //! against logic-only solves with the tiers capped just at and just below
 //! it, and the summary tables.
 
-mod common;
+use crate::common;
 
 use common::{check_listing, json_lines, read_repo_file, stdout_of, sudolog};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Inspecting derived facts: facts, query, explain, trace, SQLite export.
 //! Expected answers are computed here from the givens, independently.
 
-mod common;
+use crate::common;
 
 use common::{cell_name, json_lines};
 use std::collections::BTreeSet;

@@ -2,7 +2,7 @@
 //! block after its grid) replaces the boxes, in the rules' `in_unit` and
 //! `box` facts, in the check of the givens and in the check of solutions.
 
-mod common;
+use crate::common;
 
 use common::{read_lines, repo_path, sudolog};
 

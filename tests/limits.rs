@@ -2,7 +2,7 @@
 //! limit (naming the relation that grew) or by the time limit, puzzle by
 //! puzzle, with the "not solved" exit code and one result per puzzle.
 
-mod common;
+use crate::common;
 
 use common::{repo_path, sudolog};
 use predicates::str::contains;

@@ -2,7 +2,7 @@
 //! order, whole lines) and exits 130; a full disk is an error with a
 //! message; a closed pipe (`| head`) ends quietly.
 
-mod common;
+use crate::common;
 
 use common::{read_lines, repo_path};
 use std::io::{BufRead, BufReader, Write};

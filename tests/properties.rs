@@ -16,7 +16,7 @@
 //! relabelling, row and column permutations within bands and stacks, band
 //! and stack permutations, transposition.
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use proptest::test_runner::Config;

@@ -1,7 +1,7 @@
 //! The branching layer through the command line: first solution, counting,
 //! no solution, logic only, limits, guess logs, invalid results.
 
-mod common;
+use crate::common;
 
 use common::{json_lines, sudolog};
 use predicates::prelude::*;

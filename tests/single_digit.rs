@@ -54,7 +54,7 @@
 //! here uses `--rules DIR` (a copy of `rules/` with one rule broken), and
 //! some test must then fail.
 
-mod common;
+use crate::common;
 
 use common::{
     ALL, Geometry, Listing, N, State, assert_keeps_solutions, bit, box_of, cell_digit_pairs,

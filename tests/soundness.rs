@@ -5,7 +5,7 @@
 //! Eliminations only grow, so a solution digit still open at the end was
 //! never eliminated; a placed digit is checked against the solution.
 
-mod common;
+use crate::common;
 
 use common::{cell_name, check_listing, json_lines, read_lines, sudolog};
 use serde_json::Value;

@@ -24,7 +24,7 @@
 //! `solved_with_<t>` (fully solved with `t`'s help). The solutions file
 //! lines up with it.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
@@ -218,13 +218,6 @@ pub mod reference {
         out
     }
 
-    /// The (cell, digit) pairs of a mask grid that are still candidates.
-    pub fn new_eliminations(derived: &[u16; 81], cand: &[u16; 81]) -> BTreeSet<Elim> {
-        (0..81)
-            .flat_map(|c| digits(derived[c] & cand[c]).map(move |d| (c, d)))
-            .collect()
-    }
-
     /// Every elimination a technique derives from `cand` (known ones included).
     pub fn derive(technique: &str, cand: &[u16; 81]) -> [u16; 81] {
         match technique {
@@ -241,8 +234,6 @@ pub mod reference {
     pub struct Firing {
         pub technique: String,
         pub eliminations: BTreeSet<Elim>,
-        /// The candidates the technique saw.
-        pub before: [u16; 81],
     }
 
     #[derive(Clone, Debug)]
@@ -404,7 +395,6 @@ pub mod reference {
                         new_firings.push(Firing {
                             technique: name.to_string(),
                             eliminations: elims,
-                            before: cand,
                         });
                     }
                 }

@@ -4,7 +4,7 @@
 //! them; and the solutions satisfy the variant, checked by plain Rust code
 //! here (a checker per variant). Plus a 25x25 puzzle.
 
-mod common;
+use crate::common;
 
 use common::{N, box_of, col_of, read_lines, row_of, sudolog, units};
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! named with the puzzle, the wrong fact and its derivation; puzzles
 //! without (right) solutions are refused.
 
-mod common;
+use crate::common;
 
 use common::{repo_path, sudolog};
 use predicates::prelude::*;

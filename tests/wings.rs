@@ -24,7 +24,7 @@
 //! `--rules DIR` (a copy of `rules/` with one rule broken), and some test
 //! must then fail.
 
-mod common;
+use crate::common;
 
 use common::{
     Geometry, Listing, N, State, assert_keeps_solutions, bit, cell_name, check_listing, elim_tsv,
@@ -72,8 +72,10 @@ impl State {
     /// Tiers 0 and 1 to a fixpoint. A placed digit eliminates the other
     /// digits of its cell and itself from every peer; a naked single (one
     /// candidate left) and a hidden single (one place left in a unit) place.
-    /// The sample has valid puzzles: a contradiction is a bug here.
-    fn grid_and_singles(&mut self, g: &Geometry) {
+    /// The sample has valid puzzles: a contradiction is a bug here. (Named
+    /// apart from `single_digit`'s own, which extends the same `State` in
+    /// the same test crate.)
+    fn wings_grid_and_singles(&mut self, g: &Geometry) {
         loop {
             let before = self.clone();
             for c in 0..N {
@@ -229,7 +231,7 @@ fn run_reference(line: &str) -> Outcome {
     let mut credited = BTreeSet::new();
     let mut steps = Vec::new();
     loop {
-        s.grid_and_singles(&g);
+        s.wings_grid_and_singles(&g);
         if s.solved() {
             break;
         }

@@ -8,8 +8,8 @@
 //! `single_digit.rs`, `techniques.rs`), so that the references remain
 //! independent re-implementations of their techniques.
 
-// Every integration test crate compiles this module and uses a subset of
-// it: what one crate leaves unused is not dead code.
+// The areas use different parts of it; what the reference solvers of one
+// area need may be unused while that area is left out.
 #![allow(dead_code)]
 
 use assert_cmd::Command;

@@ -1,0 +1,27 @@
+//! The integration tests: one test crate (as ripgrep's), a module per
+//! area, so the shared plumbing of `common` compiles once and the suite
+//! links one binary instead of one per area. Each module's own doc says
+//! what it covers; `cargo test --test integration NAME` runs a module's
+//! tests (`cli::`, `inspect::`, ...).
+
+mod common;
+
+mod bad_input;
+mod cli;
+mod differential;
+mod engine_semantics;
+mod grade;
+mod inspect;
+mod jigsaw;
+mod library;
+mod limits;
+mod nothing_lost;
+mod properties;
+mod rule_errors;
+mod search;
+mod single_digit;
+mod soundness;
+mod techniques;
+mod variants;
+mod verify_rules;
+mod wings;
