@@ -71,6 +71,8 @@
 
 // Input never panics the tool: no `unwrap`/`expect` outside tests.
 #![warn(clippy::unwrap_used, clippy::expect_used)]
+// Every public item says what it is for (binding: CI denies warnings).
+#![warn(missing_docs)]
 
 // Parallel batches in input order: only the commands use them.
 mod batch;

@@ -711,3 +711,21 @@ fn a_user_file_cannot_merge_into_the_library_by_its_name() {
         "{err}"
     );
 }
+
+#[test]
+fn check_plan_shows_the_operators_of_each_rule() {
+    let listing = stdout_of(sudolog().args(["check", "--techniques", "singles"]));
+    assert!(!listing.contains("fixpoint:"), "{listing}");
+    let shown = stdout_of(sudolog().args(["check", "--plan", "--techniques", "singles"]));
+    assert!(shown.starts_with(&listing), "{shown}");
+    // A rule of singles.dl, then the operator deriving its placements.
+    let lines: Vec<&str> = shown.lines().collect();
+    let derives = lines.windows(2).any(|pair| {
+        let operator = pair[1].trim_start().split_once("  ");
+        pair[0].starts_with("  rules/singles.dl:")
+            && operator.is_some_and(|(number, op)| {
+                number.parse::<usize>().is_ok() && op.contains("-> placed(")
+            })
+    });
+    assert!(derives, "{shown}");
+}

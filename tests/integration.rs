@@ -13,6 +13,7 @@ mod engine_semantics;
 mod grade;
 mod inspect;
 mod jigsaw;
+mod layers;
 mod library;
 mod limits;
 mod nothing_lost;

@@ -70,3 +70,35 @@ fn the_packaged_crate_carries_its_rules_and_licences() {
     }
     assert!(!files.iter().any(|f| f.starts_with("fuzz/")), "{listed}");
 }
+
+#[test]
+fn rule_loading_errors_say_what_went_wrong_as_types() {
+    use sudolog::RuleSources;
+    use sudolog::RulesError;
+    let mut rules = RuleSources::standard();
+    match rules.add_variant("x_sudokuu") {
+        Err(RulesError::UnknownVariant { name, known }) => {
+            assert_eq!(name, "x_sudokuu");
+            assert!(known.iter().any(|k| k == "x"), "{known:?}");
+        }
+        other => panic!("an unknown variant, not {other:?}"),
+    }
+    let missing = std::path::Path::new("tests/data/rules/no_such_file.dl");
+    match rules.add_file(missing) {
+        Err(e @ RulesError::UnreadableFile { .. }) => {
+            assert!(e.to_string().contains("no_such_file.dl"), "{e}");
+            assert!(!e.is_invalid_rules());
+        }
+        other => panic!("an unreadable file, not {other:?}"),
+    }
+    let mut program = rules.load().expect("the standard library loads");
+    match program.restrict_techniques(&["singlez".to_string()]) {
+        Err(e @ RulesError::UnknownTechnique { .. }) => {
+            assert!(e.to_string().contains("did you mean `singles`?"), "{e}");
+        }
+        other => panic!("an unknown technique, not {other:?}"),
+    }
+    let mut broken = RuleSources::default();
+    broken.add_text("broken.dl", "placed(C, D) :- nothing(C, D).\n");
+    assert!(broken.load().is_err_and(|e| e.is_invalid_rules()));
+}

@@ -23,7 +23,7 @@ fn render(d: &Diagnostics) {
 fn load_and_check(sources: &RuleSources) {
     match sources.load() {
         Err(RulesError::Invalid(d)) => render(&d),
-        Err(e @ RulesError::Io(_)) => {
+        Err(e) => {
             let _ = e.to_string();
         }
         Ok(program) => {

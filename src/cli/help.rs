@@ -36,6 +36,7 @@ pub const CHECK: &str = "Examples:
   sudolog check my_technique.dl               a new rule file beside the library
   sudolog check a.dl b.dl --variant x         several files, with a variant's rules
   sudolog check --rules my_rules/             a rule set of your own
+  sudolog check my_technique.dl --plan        ... and what its rules compile to
 
 Exit codes:
   0  the rules are valid

@@ -76,17 +76,17 @@ pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
     }
     let mut program = sources.load()?;
     if let Some(names) = &args.techniques {
-        program.restrict_techniques(names).map_err(RulesError::Io)?;
+        program.restrict_techniques(names)?;
     }
     if let Some(max) = args.max_tier {
         // A tier above every technique's selects nothing new: most likely
         // a typo, and a silent success would hide it.
         let highest = program.highest_tier();
         if max > highest {
-            return Err(RulesError::Io(format!(
-                "--max-tier {max}: the rule set's tiers go up to {highest}; `sudolog check` \
-                 lists its techniques with their tiers"
-            )));
+            return Err(RulesError::TierTooHigh {
+                asked: max,
+                highest,
+            });
         }
         program.restrict_tier(max);
     } else if let Some(max) = args.default_max_tier {

@@ -66,8 +66,8 @@ pub fn diagnostics(d: &Diagnostics) {
 /// Prints why a rule set could not be loaded.
 pub fn rules_error(e: &RulesError) {
     match e {
-        RulesError::Io(message) => error(format_args!("{message}")),
         RulesError::Invalid(d) => diagnostics(d),
+        other => error(format_args!("{other}")),
     }
 }
 

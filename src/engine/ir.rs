@@ -10,9 +10,9 @@
 //!   rule reads `reached` like any other atom.
 
 use super::tuple::SLOTS;
-use crate::lang::ast::CmpOp;
-use crate::lang::check::body_relations;
+use crate::lang::program::body_relations;
 use crate::lang::program::{Arg, Atom, Expr, Literal, Program, RelId, VarId};
+use crate::lang::value::CmpOp;
 
 /// What an engine relation stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -13,15 +13,16 @@ mod memo;
 mod needs;
 pub mod plan;
 pub mod seeds;
+pub mod show_plan;
 pub mod store;
 pub mod tuple;
 pub mod var;
 
 use crate::grid::Geometry;
-use crate::lang::ast::CmpOp;
 use crate::lang::diag::{Diagnostic, Diagnostics};
-use crate::lang::graph::sccs;
+use crate::lang::graph::Dependencies;
 use crate::lang::program::{Builtin, Program, RelId, Value, cell_coords, cell_value};
+use crate::lang::value::CmpOp;
 use ir::Lowered;
 use plan::{IndexSpec, Indexes, Plan, PlanError};
 use rustc_hash::FxHashMap;
@@ -92,24 +93,25 @@ impl Engine {
             sources: program.sources.clone(),
         };
         let has_base = |r: RelId| {
-            program.relations.get(r).is_some_and(|rel| {
-                matches!(
-                    rel.builtin,
-                    Some(Builtin::Unit | Builtin::InUnit | Builtin::UnitKind)
-                )
-            })
+            program
+                .relations
+                .get(r)
+                .is_some_and(|rel| rel.builtin.is_some_and(Builtin::extended_by_rules))
         };
         // Static strata over engine relations (synthetic ones included).
         let n = lowered.rels.len();
-        let mut edges = vec![Vec::new(); n];
+        let mut deps = Dependencies::new(n);
         let mut defined = vec![false; n];
         for r in &lowered.rules {
             if lowered.rels[r.head].dynamic {
                 continue;
             }
             defined[r.head] = true;
-            for a in r.atoms.iter().chain(r.negs.iter()) {
-                edges[a.rel].push(r.head);
+            for a in &r.atoms {
+                deps.add(a.rel, r.head, false, r.from_rule);
+            }
+            for a in &r.negs {
+                deps.add(a.rel, r.head, true, r.from_rule);
             }
         }
         for a in &lowered.aggs {
@@ -117,12 +119,23 @@ impl Engine {
                 continue;
             }
             defined[a.reached] = true;
-            for at in a.body.atoms.iter().chain(a.body.negs.iter()) {
-                edges[at.rel].push(a.reached);
+            for at in &a.body.atoms {
+                deps.add(at.rel, a.reached, false, a.body.from_rule);
+            }
+            for at in &a.body.negs {
+                deps.add(at.rel, a.reached, true, a.body.from_rule);
             }
         }
+        // The checker ruled out cycles through negation; one here would be
+        // lowering's.
+        let strata = deps.stratify().map_err(|cycle| {
+            to_diag(PlanError {
+                rule: Some(cycle.rule),
+                message: format!("`{}` is negated in a cycle", lowered.rels[cycle.body].name),
+            })
+        })?;
         let mut stages = Vec::new();
-        for scc in sccs(&edges).into_iter().rev() {
+        for scc in strata {
             let members: Vec<RelId> = scc
                 .into_iter()
                 .filter(|&r| !lowered.rels[r].dynamic && defined[r])
@@ -446,10 +459,7 @@ impl Engine {
     /// for inspection: they depend on the grid size alone.
     fn drop_unread_sets(&self, st: &mut Statics) {
         for (id, rel) in self.program.relations.iter().enumerate() {
-            let size_only = matches!(
-                rel.builtin,
-                Some(Builtin::DigitSet | Builtin::InSet | Builtin::Covers)
-            );
+            let size_only = rel.builtin.is_some_and(|b| b.info().indexes_only);
             let flat = plan::IndexSpec::flat(id, self.lowered.rels[id].arity);
             if size_only && self.indexes.find(&flat).is_none() {
                 st.rels[id] = None;

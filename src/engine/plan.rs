@@ -20,8 +20,8 @@
 use super::ir::{AggDef, ERule, Lowered};
 use super::tuple::{FRAME, Frame, HALF, SLOTS, Tuple};
 use super::var::Keep;
-use crate::lang::ast::CmpOp;
 use crate::lang::program::{Arg, Atom, Expr, RelId, Value, VarId};
+use crate::lang::value::CmpOp;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Index of a datafrog variable within a plan's store.

@@ -14,8 +14,8 @@
 //! as they arrive (tier copies, reached groups) keeps none at all.
 
 use super::tuple::{Key, Tuple};
-use crate::lang::ast::CmpOp;
 use crate::lang::program::Value;
+use crate::lang::value::CmpOp;
 use datafrog::Relation;
 use rustc_hash::FxHashMap;
 

@@ -4,8 +4,9 @@
 use crate::engine::tuple::values;
 use crate::engine::{FactOrigin, Guess, Solve};
 use crate::grid::Geometry;
-use crate::lang::ast::Type;
-use crate::lang::program::{Builtin, Program, RelId, Value, cell_coords, cell_value};
+use crate::lang::program::{Builtin, Program, RelId, Value, cell_value};
+use crate::lang::value::Type;
+use crate::lang::value::cell_name;
 use rustc_hash::FxHashMap;
 
 /// One fact: its values and where it came from.
@@ -88,10 +89,7 @@ pub struct FactDb<'p> {
 /// a unit's name, a set as `{2,7}`, a number as itself.
 pub fn show_value(program: &Program, g: &Geometry, ty: Type, v: Value) -> String {
     match ty {
-        Type::Cell => {
-            let (r, c) = cell_coords(v);
-            format!("r{}c{}", r + 1, c + 1)
-        }
+        Type::Cell => cell_name(v),
         Type::Digit if v >= 1 && v <= g.n as Value => g.digit_symbol(v as u8).to_string(),
         Type::Unit | Type::Symbol => program.symbols.name(v).to_string(),
         Type::Set => show_set(v),

@@ -3,8 +3,8 @@
 //! be restricted to those known before a given step.
 
 use super::db::{Fact, FactDb, RelFacts};
-use crate::lang::ast::MAX_SET_MEMBER;
 use crate::lang::program::{Aggregate, Arg, Atom, Expr, Literal, RelId, Value, VarId};
+use crate::lang::value::MAX_SET_MEMBER;
 use rustc_hash::FxHashSet;
 
 /// A fact used by a match: its relation and values.
@@ -146,7 +146,9 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                                 true
                             };
                         }
-                        (None, Some(y)) | (Some(y), None) if *op == crate::lang::ast::CmpOp::Eq => {
+                        (None, Some(y)) | (Some(y), None)
+                            if *op == crate::lang::value::CmpOp::Eq =>
+                        {
                             let var = match (a, b) {
                                 (Expr::Var(v), _) if st.values[*v].is_none() => Some(*v),
                                 (_, Expr::Var(v)) if st.values[*v].is_none() => Some(*v),
@@ -321,7 +323,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
     /// Whether a set reads the solving state (and so grows as it does).
     fn grows(&self, agg: &Aggregate) -> bool {
         let mut deps = Vec::new();
-        crate::lang::check::body_relations(&agg.body, &mut deps);
+        crate::lang::program::body_relations(&agg.body, &mut deps);
         deps.iter()
             .any(|(r, _)| self.db.program.relations[*r].dynamic)
     }

@@ -272,7 +272,7 @@ fn fill_in(
     db: &FactDb,
     doc: &str,
     names: &[String],
-    types: &[crate::lang::ast::Type],
+    types: &[crate::lang::value::Type],
     values: &[Option<Value>],
 ) -> String {
     let mut out = String::new();

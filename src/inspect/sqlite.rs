@@ -6,8 +6,8 @@
 
 use super::db::{FactDb, show_set};
 use crate::grid::{Puzzle, render_line};
-use crate::lang::ast::Type;
 use crate::lang::program::Builtin;
+use crate::lang::value::Type;
 use rusqlite::{Connection, params_from_iter};
 use std::path::Path;
 

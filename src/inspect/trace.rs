@@ -6,8 +6,8 @@
 use super::db::show_value;
 use crate::engine::tuple::slot;
 use crate::grid::Geometry;
-use crate::lang::ast::Type;
 use crate::lang::program::{Builtin, Program};
+use crate::lang::value::Type;
 use crate::solve::{BranchEnd, TraceEvent};
 use itertools::Itertools;
 

@@ -84,84 +84,9 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     offset
 }
 
-/// A column type in a declaration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Type {
-    /// A cell of the grid, written `r3c5`.
-    Cell,
-    /// A digit `1..=n` (printed as its symbol).
-    Digit,
-    /// A unit (row, column, box, or a unit a rule file adds); units are named by symbols.
-    Unit,
-    /// A plain integer.
-    Number,
-    /// An interned string.
-    Symbol,
-    /// A set of numbers from 1 to 30, held as a bitmask (bit `x` for member
-    /// `x`), as `digit_set` and `set X : {...}` make them; printed `{2,7}`.
-    /// Sets are numbers to the checker (they meet numbers in joins), a type
-    /// of their own for people.
-    Set,
-}
-
-impl Type {
-    /// Parses a type name as written in `.decl`.
-    pub fn from_name(name: &str) -> Option<Type> {
-        Some(match name {
-            "cell" => Type::Cell,
-            "digit" => Type::Digit,
-            "unit" => Type::Unit,
-            "number" => Type::Number,
-            "symbol" => Type::Symbol,
-            "set" => Type::Set,
-            _ => return None,
-        })
-    }
-
-    /// The family a type belongs to: values of one family can meet in a join
-    /// or a comparison (digits are numbers, units are symbols).
-    pub fn family(self) -> TypeFamily {
-        match self {
-            Type::Cell => TypeFamily::Cell,
-            Type::Digit | Type::Number | Type::Set => TypeFamily::Number,
-            Type::Unit | Type::Symbol => TypeFamily::Symbol,
-        }
-    }
-}
-
-impl fmt::Display for Type {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Type::Cell => "cell",
-            Type::Digit => "digit",
-            Type::Unit => "unit",
-            Type::Number => "number",
-            Type::Symbol => "symbol",
-            Type::Set => "set",
-        })
-    }
-}
-
-/// Groups of types whose values are comparable with each other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TypeFamily {
-    /// Cells.
-    Cell,
-    /// Digits and numbers.
-    Number,
-    /// Units and symbols.
-    Symbol,
-}
-
-impl fmt::Display for TypeFamily {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            TypeFamily::Cell => "cell",
-            TypeFamily::Number => "number",
-            TypeFamily::Symbol => "symbol",
-        })
-    }
-}
+// Column types are values' types: they live in `value`, beside the
+// values, for the checked program and the engine.
+pub use super::value::{Type, TypeFamily};
 
 /// One column of a declaration: `name: type`.
 #[derive(Clone, Debug, PartialEq)]
@@ -207,61 +132,9 @@ impl fmt::Display for BinOp {
     }
 }
 
-/// Comparison operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CmpOp {
-    /// `=`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-}
-
-impl CmpOp {
-    /// The operator that holds with its operands swapped (`a < b` is `b > a`).
-    pub fn flipped(self) -> CmpOp {
-        match self {
-            CmpOp::Eq => CmpOp::Eq,
-            CmpOp::Ne => CmpOp::Ne,
-            CmpOp::Lt => CmpOp::Gt,
-            CmpOp::Le => CmpOp::Ge,
-            CmpOp::Gt => CmpOp::Lt,
-            CmpOp::Ge => CmpOp::Le,
-        }
-    }
-
-    /// Whether `a op b` holds.
-    pub fn holds<T: Ord>(self, a: T, b: T) -> bool {
-        match self {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            CmpOp::Lt => a < b,
-            CmpOp::Le => a <= b,
-            CmpOp::Gt => a > b,
-            CmpOp::Ge => a >= b,
-        }
-    }
-}
-
-impl fmt::Display for CmpOp {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            CmpOp::Eq => "=",
-            CmpOp::Ne => "!=",
-            CmpOp::Lt => "<",
-            CmpOp::Le => "<=",
-            CmpOp::Gt => ">",
-            CmpOp::Ge => ">=",
-        })
-    }
-}
+// Comparison operators and the set bound live in `value`, the leaf the
+// checked program and the engine share; the syntax tree uses them too.
+pub use super::value::{CmpOp, MAX_SET_MEMBER};
 
 /// A term: an argument of an atom or an operand of a comparison.
 #[derive(Clone, Debug, PartialEq)]
@@ -340,10 +213,6 @@ pub enum AggFunc {
         span: Span,
     },
 }
-
-/// The largest number a `set` aggregate can hold: a set is a bitmask (bit
-/// `x` for member `x`) in one value, a 32-bit integer, like `digit_set`'s.
-pub const MAX_SET_MEMBER: i64 = 30;
 
 /// One conjunct of a rule body.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,8 +6,9 @@ use super::check::{ParsedFile, check};
 use super::diag::{Diagnostic, Diagnostics};
 use super::parser::parse_module;
 use super::program::Program;
-use std::fmt;
 use std::path::Path;
+
+pub use super::rules_error::RulesError;
 
 /// The standard rule library, compiled into the binary so that sudolog
 /// works from any directory.
@@ -66,26 +67,6 @@ pub const VARIANTS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// Why a rule set could not be loaded.
-#[derive(Debug)]
-pub enum RulesError {
-    /// A file or directory could not be read.
-    Io(String),
-    /// The rules have errors.
-    Invalid(Diagnostics),
-}
-
-impl fmt::Display for RulesError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RulesError::Io(m) => f.write_str(m),
-            RulesError::Invalid(d) => write!(f, "{d}"),
-        }
-    }
-}
-
-impl std::error::Error for RulesError {}
-
 /// The texts of a rule set, before parsing.
 #[derive(Clone, Debug, Default)]
 pub struct RuleSources {
@@ -107,11 +88,9 @@ impl RuleSources {
     /// Every `.dl` file directly inside `dir`, in name order (replaces the
     /// standard library).
     pub fn from_dir(dir: &Path) -> Result<RuleSources, RulesError> {
-        let io = |e: std::io::Error| {
-            RulesError::Io(format!(
-                "cannot read the rules directory {}: {e}; pass a directory holding .dl files to --rules",
-                dir.display()
-            ))
+        let io = |error| RulesError::UnreadableDirectory {
+            path: dir.to_path_buf(),
+            error,
         };
         let mut paths: Vec<_> = std::fs::read_dir(dir)
             .map_err(io)?
@@ -120,10 +99,7 @@ impl RuleSources {
             .collect();
         paths.sort();
         if paths.is_empty() {
-            return Err(RulesError::Io(format!(
-                "the rules directory {} holds no .dl files; pass a directory of rule files to --rules",
-                dir.display()
-            )));
+            return Err(RulesError::EmptyDirectory(dir.to_path_buf()));
         }
         let mut s = RuleSources::default();
         for p in paths {
@@ -134,11 +110,9 @@ impl RuleSources {
 
     /// Adds one rule file.
     pub fn add_file(&mut self, path: &Path) -> Result<(), RulesError> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            RulesError::Io(format!(
-                "cannot read the rule file {}: {e}; check the path (rule files are UTF-8 text)",
-                path.display()
-            ))
+        let text = std::fs::read_to_string(path).map_err(|error| RulesError::UnreadableFile {
+            path: path.to_path_buf(),
+            error,
         })?;
         self.files.push((path.display().to_string(), text));
         Ok(())
@@ -152,14 +126,10 @@ impl RuleSources {
                 self.add_text(path, text);
                 Ok(())
             }
-            None => {
-                let known: Vec<&str> = VARIANTS.iter().map(|(n, _, _)| *n).collect();
-                Err(RulesError::Io(format!(
-                    "unknown variant `{name}`{}; the variants are {}",
-                    super::suggest::did_you_mean(name, known.iter().copied()),
-                    known.join(", ")
-                )))
-            }
+            None => Err(RulesError::UnknownVariant {
+                name: name.to_string(),
+                known: VARIANTS.iter().map(|(n, _, _)| n.to_string()).collect(),
+            }),
         }
     }
 

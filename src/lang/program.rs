@@ -3,177 +3,21 @@
 //! monotone and stratified. The engine compiles this, never the raw AST.
 
 use super::ast::{CmpOp, SourceSet, Span, Type};
+use super::rules_error::RulesError;
 use super::symbols::Symbols;
 use rustc_hash::FxHashSet;
+
+pub use super::builtin::{Builtin, MAX_SET};
+pub use super::value::{Value, cell_coords, cell_value};
 
 /// Index of a relation in [`Program::relations`].
 pub type RelId = usize;
 /// Index of a variable inside one rule.
 pub type VarId = usize;
-/// Every value inside the engine: cells, digits, numbers and interned symbols.
-pub type Value = i32;
-
-/// Cells are encoded as `row * CELL_STRIDE + col` (0-based), so that a cell
-/// constant such as `r3c5` means the same value for every grid size.
-pub const CELL_STRIDE: Value = 32;
-
-/// The value of the cell at 0-based `row`, `col`.
-pub fn cell_value(row: usize, col: usize) -> Value {
-    row as Value * CELL_STRIDE + col as Value
-}
-
-/// The 0-based `(row, col)` of a cell value.
-pub fn cell_coords(value: Value) -> (usize, usize) {
-    (
-        (value / CELL_STRIDE) as usize,
-        (value % CELL_STRIDE) as usize,
-    )
-}
-
-/// The relations every program has, filled from the grid and the puzzle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Builtin {
-    /// `cell(c)`: every cell of the grid.
-    Cell,
-    /// `digit(d)`: the digits `1..=n`.
-    Digit,
-    /// `size(n)`: the number of digits.
-    Size,
-    /// `box_width(w)`: the side of a box (no fact in a jigsaw, whose
-    /// regions have none: rules that need box geometry read it).
-    BoxWidth,
-    /// `row(c, r)`: the 1-based row of a cell.
-    Row,
-    /// `col(c, k)`: the 1-based column of a cell.
-    Col,
-    /// `box(c, b)`: the 1-based box of a cell (boxes numbered row by row;
-    /// in a jigsaw, its region, `A` being 1).
-    Box,
-    /// `unit(u)`: every unit (rows, columns, boxes, and units rules add).
-    Unit,
-    /// `in_unit(c, u)`: cell `c` belongs to unit `u`.
-    InUnit,
-    /// `unit_kind(u, k)`: `"row"`, `"col"` or `"box"` (or what a rule file says).
-    UnitKind,
-    /// `given(c, d)`: the puzzle's clues.
-    Given,
-    /// `placed(c, d)`: state, digit `d` is in cell `c`.
-    Placed,
-    /// `eliminated(c, d)`: state, digit `d` cannot be in cell `c`.
-    Eliminated,
-    /// `contradiction(reason, c)`: the branch is impossible; stops the fixpoint.
-    Contradiction,
-    /// `digit_set(s, k)`: every set of 1 to 4 of the numbers `1..=n`, as a
-    /// bitmask `s` (bit `d` for member `d`), with its size `k`.
-    DigitSet,
-    /// `in_set(d, s)`: `d` is a member of set `s`.
-    InSet,
-    /// `covers(m, t)`: `t` is a set of `digit_set`, and the set `m` holds
-    /// every number of `1..=n` outside `t` (and any of `t`'s): what is not in
-    /// `m` lies within `t`.
-    Covers,
-}
 
 /// The most columns a relation may have: the engine's tuples hold eight
 /// values (`engine::tuple::SLOTS`).
 pub const MAX_COLUMNS: usize = 8;
-
-/// The largest sets in `digit_set`: quads, enough for subsets and fish up
-/// to jellyfish, and small enough for 25x25 grids.
-pub const MAX_SET: usize = 4;
-
-impl Builtin {
-    /// All built-ins with their names, column names and types, and whether
-    /// rules may add facts to them.
-    pub const ALL: &'static [BuiltinSpec] = &[
-        (Builtin::Cell, "cell", &[("c", Type::Cell)], false),
-        (Builtin::Digit, "digit", &[("d", Type::Digit)], false),
-        (Builtin::Size, "size", &[("n", Type::Number)], false),
-        (
-            Builtin::BoxWidth,
-            "box_width",
-            &[("w", Type::Number)],
-            false,
-        ),
-        (
-            Builtin::Row,
-            "row",
-            &[("c", Type::Cell), ("r", Type::Number)],
-            false,
-        ),
-        (
-            Builtin::Col,
-            "col",
-            &[("c", Type::Cell), ("k", Type::Number)],
-            false,
-        ),
-        (
-            Builtin::Box,
-            "box",
-            &[("c", Type::Cell), ("b", Type::Number)],
-            false,
-        ),
-        (Builtin::Unit, "unit", &[("u", Type::Unit)], true),
-        (
-            Builtin::InUnit,
-            "in_unit",
-            &[("c", Type::Cell), ("u", Type::Unit)],
-            true,
-        ),
-        (
-            Builtin::UnitKind,
-            "unit_kind",
-            &[("u", Type::Unit), ("k", Type::Symbol)],
-            true,
-        ),
-        (
-            Builtin::Given,
-            "given",
-            &[("c", Type::Cell), ("d", Type::Digit)],
-            false,
-        ),
-        (
-            Builtin::Placed,
-            "placed",
-            &[("c", Type::Cell), ("d", Type::Digit)],
-            true,
-        ),
-        (
-            Builtin::Eliminated,
-            "eliminated",
-            &[("c", Type::Cell), ("d", Type::Digit)],
-            true,
-        ),
-        (
-            Builtin::Contradiction,
-            "contradiction",
-            &[("reason", Type::Symbol), ("c", Type::Cell)],
-            true,
-        ),
-        (
-            Builtin::DigitSet,
-            "digit_set",
-            &[("s", Type::Set), ("k", Type::Number)],
-            false,
-        ),
-        (
-            Builtin::InSet,
-            "in_set",
-            &[("d", Type::Number), ("s", Type::Set)],
-            false,
-        ),
-        (
-            Builtin::Covers,
-            "covers",
-            &[("m", Type::Set), ("t", Type::Set)],
-            false,
-        ),
-    ];
-}
-
-/// A built-in relation's entry: which one, its name, its columns (name and
-/// type), and whether rules may add facts to it.
-pub type BuiltinSpec = (Builtin, &'static str, &'static [(&'static str, Type)], bool);
 
 /// The name of the view of open candidates, which rules may not use.
 pub const CANDIDATE_VIEW: &str = "candidate";
@@ -197,8 +41,6 @@ pub struct Relation {
     /// Whether it depends on the puzzle's givens (else it is pure geometry
     /// and is computed once per grid size).
     pub per_puzzle: bool,
-    /// Static relations: the stratum (index into [`Program::strata`]).
-    pub stratum: usize,
 }
 
 impl Relation {
@@ -379,17 +221,12 @@ impl CellConstant {
 
     /// Its name, as written (`r10c1`).
     pub fn name(&self) -> String {
-        format!("r{}c{}", self.row, self.col)
+        let (row, col) = (self.row as usize, self.col as usize);
+        super::value::cell_name(super::value::cell_value(
+            row.saturating_sub(1),
+            col.saturating_sub(1),
+        ))
     }
-}
-
-/// Static strata: relations evaluated together, in order, before the fixpoint.
-#[derive(Clone, Debug, Default)]
-pub struct Stratum {
-    /// The relations it defines.
-    pub relations: Vec<RelId>,
-    /// Whether any of them depends on the givens.
-    pub per_puzzle: bool,
 }
 
 /// A technique: the rules of one file, and when they run.
@@ -410,8 +247,6 @@ pub struct Program {
     pub relations: Vec<Relation>,
     /// Every rule, in file order.
     pub rules: Vec<Rule>,
-    /// Static strata in evaluation order.
-    pub strata: Vec<Stratum>,
     /// Interned symbols.
     pub symbols: Symbols,
     /// The source texts (for reports).
@@ -436,15 +271,13 @@ impl Program {
     /// Keeps only the rules of the named techniques (and of tier 0, the
     /// grid's meaning, which always stays). Names a technique that does not
     /// exist as an error.
-    pub fn restrict_techniques(&mut self, names: &[String]) -> Result<(), String> {
+    pub fn restrict_techniques(&mut self, names: &[String]) -> Result<(), RulesError> {
         for n in names {
             if !self.techniques.iter().any(|t| &t.name == n) {
-                let known: Vec<&str> = self.techniques.iter().map(|t| t.name.as_str()).collect();
-                return Err(format!(
-                    "no technique `{n}` in the rule set{}; the techniques are: {}",
-                    super::suggest::did_you_mean(n, known.iter().copied()),
-                    known.join(", ")
-                ));
+                return Err(RulesError::UnknownTechnique {
+                    name: n.clone(),
+                    known: self.techniques.iter().map(|t| t.name.clone()).collect(),
+                });
             }
         }
         let selected = |r: &Rule| r.tier == 0 || names.contains(&r.technique);
@@ -478,19 +311,12 @@ impl Program {
     /// patterns share the strong links); they derive no placement or
     /// elimination, so the unselected technique still never fires.
     fn support_relations(&self, selected: &dyn Fn(&Rule) -> bool) -> FxHashSet<RelId> {
-        let is_state = |rel: RelId| {
-            self.relations[rel].builtin.is_some_and(|b| {
-                matches!(
-                    b,
-                    Builtin::Placed | Builtin::Eliminated | Builtin::Contradiction
-                )
-            })
-        };
+        let is_state = |rel: RelId| self.relations[rel].builtin.is_some_and(Builtin::dynamic);
         let mut needed = FxHashSet::default();
         let mut todo: Vec<&Rule> = self.rules.iter().filter(|r| selected(r)).collect();
         while let Some(rule) = todo.pop() {
             let mut reads = Vec::new();
-            crate::lang::check::body_relations(&rule.body, &mut reads);
+            body_relations(&rule.body, &mut reads);
             for (rel, _) in reads {
                 if is_state(rel) || !needed.insert(rel) {
                     continue;
@@ -522,11 +348,39 @@ impl Program {
         let _ = self.restrict_techniques(&names);
     }
 
-    /// The id of a built-in relation.
+    /// The id of a built-in relation: built-ins come first, in
+    /// [`Builtin::ALL`] order.
     pub fn builtin(&self, which: Builtin) -> RelId {
-        Builtin::ALL
-            .iter()
-            .position(|(b, ..)| *b == which)
-            .unwrap_or_default()
+        which as RelId
+    }
+}
+
+/// The relations a body reads, each with whether the reading is
+/// non-monotone (negation, or a count compared other than with `>=`/`>`).
+pub fn body_relations(body: &[Literal], out: &mut Vec<(RelId, bool)>) {
+    for lit in body {
+        match lit {
+            Literal::Atom(a) => out.push((a.rel, false)),
+            Literal::Neg(a) => out.push((a.rel, true)),
+            // A guard reads the state as it grows: monotone by construction
+            // (it can only make a rule fire less), so no stratum waits on it.
+            Literal::Guard(a) => out.push((a.rel, false)),
+            Literal::Cmp(..) => {}
+            Literal::Count(agg) => {
+                let strict = agg.elem.is_some() || !matches!(agg.op, CmpOp::Ge | CmpOp::Gt);
+                let mut inner = Vec::new();
+                body_relations(&agg.body, &mut inner);
+                out.extend(inner.into_iter().map(|(r, s)| (r, s || strict)));
+                if strict {
+                    // An exact count needs its group fixed first: the rule's
+                    // other atoms must be complete too.
+                    for l in body {
+                        if let Literal::Atom(a) = l {
+                            out.push((a.rel, true));
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! Interned symbols: every string value (unit names, unit kinds, reasons)
 //! is a small integer inside the engine and a string in every output.
 
-use super::program::Value;
+use super::value::Value;
 use rustc_hash::FxHashMap;
 
 /// The largest grid side; the built-in unit names are interned up to it so

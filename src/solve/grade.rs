@@ -61,10 +61,9 @@ fn hardest(outcome: &Outcome, program: &Program) -> (String, BTreeMap<String, u6
         };
         // Only what a person would write down counts: placements and
         // eliminations, not a technique's helper relations.
-        let state = matches!(
-            program.relations[r.head_rel].builtin,
-            Some(Builtin::Placed | Builtin::Eliminated)
-        );
+        let state = program.relations[r.head_rel]
+            .builtin
+            .is_some_and(Builtin::is_state);
         if !state {
             continue;
         }

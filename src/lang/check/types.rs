@@ -1,0 +1,236 @@
+//! Types: inference for the variables only comparisons mention, and
+//! checks that every use of a variable, both sides of every comparison,
+//! arithmetic and the head's columns agree (cells, numbers and digits,
+//! symbols and units are the three families that must not meet).
+
+use super::{Checker, Scope};
+use crate::lang::ast::{self, CmpOp, Span, Type, TypeFamily};
+use crate::lang::diag::Diagnostic;
+use crate::lang::program::{Expr, Literal, RelId, VarId};
+
+impl Checker<'_> {
+    /// Reports a term of another family (`what`) where a column of type
+    /// `expected` stands.
+    pub(super) fn type_clash(&mut self, span: Span, what: &str, expected: Type) {
+        self.error(
+            Diagnostic::new(
+                span,
+                format!("type clash: {what} where a {expected} is expected"),
+            )
+            .label(format!("expected a {expected}"))
+            .help(match expected.family() {
+                TypeFamily::Cell => "cells are written like r3c5 or bound by cell(C)",
+                TypeFamily::Number => "digits and numbers are integers",
+                TypeFamily::Symbol => "units and symbols are strings like \"row3\"",
+            }),
+        );
+    }
+
+    /// Gives variable `v` the type of a column it stands in (at `span`), or
+    /// reports a clash with the family it already has.
+    pub(super) fn set_type(&mut self, scope: &mut Scope, v: VarId, ty: Type, span: Span) {
+        match scope.types[v] {
+            None => scope.types[v] = Some((ty, span)),
+            Some((old, old_span)) => {
+                if old.family() != ty.family() {
+                    let name = scope.names[v].clone();
+                    let (line, _) = self.sources.line_col(old_span.file, old_span.start);
+                    self.error(
+                        Diagnostic::new(
+                            span,
+                            format!("type clash: `{name}` is used as a {ty} here but as a {old} on line {line}"),
+                        )
+                        .label(format!("a {ty} here"))
+                        .help("use two different variables, or join the values through a relation such as row(C, R)"),
+                    );
+                } else if old == Type::Number && ty != Type::Number {
+                    // Keep the most specific type for printing values.
+                    scope.types[v] = Some((ty, span));
+                }
+            }
+        }
+    }
+
+    fn expr_family(&self, e: &Expr, scope: &Scope) -> Option<TypeFamily> {
+        match e {
+            Expr::Var(v) => scope.types[*v].map(|(t, _)| t.family()),
+            Expr::Const(_) => None, // constants were checked where they stand
+            _ => Some(TypeFamily::Number),
+        }
+    }
+
+    fn literal_family(&self, e: &ast::Expr) -> Option<TypeFamily> {
+        match e {
+            ast::Expr::Int(..) => Some(TypeFamily::Number),
+            ast::Expr::Str(..) => Some(TypeFamily::Symbol),
+            ast::Expr::Cell { .. } => Some(TypeFamily::Cell),
+            _ => None,
+        }
+    }
+
+    pub(super) fn infer_and_check_types(
+        &mut self,
+        scope: &mut Scope,
+        head_rel: RelId,
+        head: &[Expr],
+        ast_head: &ast::Atom,
+        body: &[Literal],
+    ) {
+        self.check_comparison_types(scope, body);
+        let cols: Vec<Type> = self.relations[head_rel]
+            .columns
+            .iter()
+            .map(|c| c.1)
+            .collect();
+        self.check_head_types(scope, head, ast_head, &cols);
+    }
+
+    /// Infers the types of variables only comparisons mention, and checks
+    /// that both sides of every comparison and arithmetic agree.
+    pub(super) fn check_comparison_types(&mut self, scope: &mut Scope, body: &[Literal]) {
+        let comparisons = std::mem::take(&mut scope.comparisons);
+        for _ in 0..3 {
+            for (a, _, b, _) in &comparisons {
+                for (x, y) in [(a, b), (b, a)] {
+                    if let ast::Expr::Var(name, _) = x
+                        && let Some(&v) = scope.ids.get(name)
+                        && scope.types[v].is_none()
+                        && let Some(t) = written_type(y, scope)
+                    {
+                        scope.types[v] = Some((t, scope.first_use[v]));
+                    }
+                }
+            }
+        }
+        for (a, op, b, span) in &comparisons {
+            let fa = written_type(a, scope).map(Type::family);
+            let fb = written_type(b, scope).map(Type::family);
+            if let (Some(fa), Some(fb)) = (fa, fb)
+                && fa != fb
+            {
+                self.error(
+                    Diagnostic::new(*span, format!("type clash: comparing a {fa} with a {fb}"))
+                        .label(format!("`{op}` between different types"))
+                        .help("both sides of a comparison must be cells, numbers (digits), or symbols (units)"),
+                );
+            }
+        }
+        let mut cmps = Vec::new();
+        collect_cmps(body, &mut cmps);
+        for (a, _, b, span) in &cmps {
+            self.check_arith(a, scope, *span);
+            self.check_arith(b, scope, *span);
+        }
+    }
+
+    fn check_head_types(
+        &mut self,
+        scope: &Scope,
+        head: &[Expr],
+        ast_head: &ast::Atom,
+        cols: &[Type],
+    ) {
+        for (i, e) in head.iter().enumerate() {
+            let span = ast_head.args[i].span();
+            self.check_arith(e, scope, span);
+            let fam = match e {
+                Expr::Const(_) => self.literal_family(&ast_head.args[i]),
+                _ => self.expr_family(e, scope),
+            };
+            if let Some(f) = fam
+                && f != cols[i].family()
+            {
+                self.type_clash(span, &format!("a {f}"), cols[i]);
+            }
+        }
+    }
+
+    fn check_arith(&mut self, e: &Expr, scope: &Scope, span: Span) {
+        if let Expr::Add(a, b) | Expr::Sub(a, b) = e {
+            for x in [a, b] {
+                if let Some(f) = self.expr_family(x, scope)
+                    && f != TypeFamily::Number
+                {
+                    self.error(
+                        Diagnostic::new(span, format!("type clash: arithmetic on a {f}"))
+                            .label("not a number")
+                            .help("`+` and `-` work on numbers and digits only"),
+                    );
+                    return;
+                }
+                self.check_arith(x, scope, span);
+            }
+        }
+    }
+}
+
+/// The type of a term as written: a variable's inferred type, a constant's
+/// own type, and numbers for arithmetic.
+fn written_type(e: &ast::Expr, scope: &Scope) -> Option<Type> {
+    match e {
+        ast::Expr::Var(name, _) => scope
+            .ids
+            .get(name)
+            .and_then(|&v| scope.types[v])
+            .map(|(t, _)| t),
+        ast::Expr::Int(..) | ast::Expr::Binary(..) | ast::Expr::Neg(..) => Some(Type::Number),
+        ast::Expr::Str(..) => Some(Type::Symbol),
+        ast::Expr::Cell { .. } => Some(Type::Cell),
+        ast::Expr::Wildcard(_) => None,
+    }
+}
+
+fn collect_cmps<'a>(body: &'a [Literal], out: &mut Vec<(&'a Expr, CmpOp, &'a Expr, Span)>) {
+    for lit in body {
+        match lit {
+            Literal::Cmp(a, op, b, span) => out.push((a, *op, b, *span)),
+            Literal::Count(agg) => {
+                collect_cmps(&agg.body, out);
+                out.push((&agg.bound, CmpOp::Eq, &agg.bound, agg.span));
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{errors, passes};
+    use crate::lang::ast::Type;
+
+    #[test]
+    fn a_variable_keeps_one_family() {
+        assert_eq!(
+            errors("eliminated(C, 1) :- cell(C), digit(C)."),
+            ["type clash: `C` is used as a digit here but as a cell on line 1"]
+        );
+    }
+
+    #[test]
+    fn comparisons_arithmetic_and_heads_agree() {
+        assert_eq!(
+            errors("eliminated(C, 1) :- cell(C), C > 3."),
+            ["type clash: comparing a cell with a number"]
+        );
+        assert_eq!(
+            errors("eliminated(C, D) :- cell(C), digit(D), D = C + 1."),
+            ["type clash: arithmetic on a cell"]
+        );
+        assert_eq!(
+            errors("eliminated(D, D) :- digit(D)."),
+            ["type clash: a number where a cell is expected"]
+        );
+        assert_eq!(
+            errors("eliminated(C, 1) :- cell(C), unit_kind(U, K), K = \"row\" + 1."),
+            ["type clash: comparing a symbol with a number"]
+        );
+    }
+
+    #[test]
+    fn a_variable_only_compared_takes_the_others_type() {
+        let p = passes("eliminated(C, E) :- given(C, D), E = D.");
+        let rule = &p.rules[0];
+        let e = rule.var_names.iter().position(|n| n == "E").unwrap();
+        assert_eq!(rule.var_types[e], Type::Digit);
+    }
+}
