@@ -302,12 +302,7 @@ fn explain_says_what_became_of_the_other_candidates_of_a_guess() {
     assert!(!guesses.is_empty(), "{out}");
     for (i, g) in guesses.iter().enumerate() {
         assert_eq!(g["depth"].as_u64(), Some(i as u64 + 1));
-        let options: Vec<&str> = g["options"]
-            .as_array()
-            .expect("options")
-            .iter()
-            .filter_map(|d| d.as_str())
-            .collect();
+        let options = common::json_strings(&g["options"]);
         let digit = g["digit"].as_str().expect("digit");
         let at = options
             .iter()
@@ -391,36 +386,22 @@ fn the_sqlite_export_answers_sql() {
     );
     assert_eq!(code, 0, "{err}");
     let conn = rusqlite::Connection::open(&db).expect("opens");
-    let placed: i64 = conn
-        .query_row("SELECT count(*) FROM placed", [], |r| r.get(0))
-        .expect("query");
+    let placed: i64 = sql_value(&conn, "SELECT count(*) FROM placed");
     assert_eq!(placed, 81);
-    let by_singles: i64 = conn
-        .query_row(
-            "SELECT count(*) FROM placed p JOIN rules r ON p.rule = r.name WHERE r.technique = 'singles'",
-            [],
-            |r| r.get(0),
-        )
-        .expect("query");
+    let by_singles: i64 = sql_value(
+        &conn,
+        "SELECT count(*) FROM placed p JOIN rules r ON p.rule = r.name WHERE r.technique = 'singles'",
+    );
     assert_eq!(by_singles as usize, ESSAY_1.matches('.').count());
     // Digits are integers in every table; `digits` has their symbols.
-    let r1c3: i64 = conn
-        .query_row("SELECT d FROM placed WHERE c = 'r1c3'", [], |r| r.get(0))
-        .expect("query");
+    let r1c3: i64 = sql_value(&conn, "SELECT d FROM placed WHERE c = 'r1c3'");
     assert_eq!(r1c3, 7);
-    let typed: i64 = conn
-        .query_row(
-            "SELECT count(*) FROM candidate WHERE typeof(d) != 'integer'",
-            [],
-            |r| r.get(0),
-        )
-        .expect("query");
+    let typed: i64 = sql_value(
+        &conn,
+        "SELECT count(*) FROM candidate WHERE typeof(d) != 'integer'",
+    );
     assert_eq!(typed, 0);
-    let symbol: String = conn
-        .query_row("SELECT symbol FROM digits WHERE digit = 7", [], |r| {
-            r.get(0)
-        })
-        .expect("query");
+    let symbol: String = sql_value(&conn, "SELECT symbol FROM digits WHERE digit = 7");
     assert_eq!(symbol, "7");
     // The puzzle: its givens and the grid the facts reach.
     let (givens, reached, guesses): (String, String, i64) = conn
@@ -430,9 +411,7 @@ fn the_sqlite_export_answers_sql() {
         .expect("query");
     assert_eq!(givens, ESSAY_1.trim());
     assert!(!reached.contains('.') && guesses == 0, "{reached}");
-    let branches: i64 = conn
-        .query_row("SELECT count(*) FROM branches", [], |r| r.get(0))
-        .expect("query");
+    let branches: i64 = sql_value(&conn, "SELECT count(*) FROM branches");
     assert_eq!(branches, 1);
 }
 
@@ -453,43 +432,30 @@ fn the_sqlite_export_has_the_guesses_of_the_solution_path() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let conn = rusqlite::Connection::open(&db).expect("opens");
-    let guesses: i64 = conn
-        .query_row("SELECT guesses FROM puzzle", [], |r| r.get(0))
-        .expect("query");
+    let guesses: i64 = sql_value(&conn, "SELECT guesses FROM puzzle");
     assert!(guesses > 0);
-    let listed: i64 = conn
-        .query_row("SELECT count(*) FROM guesses", [], |r| r.get(0))
-        .expect("query");
+    let listed: i64 = sql_value(&conn, "SELECT count(*) FROM guesses");
     assert_eq!(listed, guesses);
     // Every guess is a placement on its own branch, at its step.
-    let matched: i64 = conn
-        .query_row(
-            "SELECT count(*) FROM guesses g JOIN placed p \
+    let matched: i64 = sql_value(
+        &conn,
+        "SELECT count(*) FROM guesses g JOIN placed p \
              ON p.c = g.cell AND p.d = g.digit AND p.branch = g.depth AND p.step = g.step \
              AND p.rule = 'a guess'",
-            [],
-            |r| r.get(0),
-        )
-        .expect("query");
+    );
     assert_eq!(matched, guesses);
     // Each guess names the candidates it was chosen from, and the set of
     // those tried before it and refuted is a part of them.
-    let described: i64 = conn
-        .query_row(
-            "SELECT count(*) FROM guesses WHERE options LIKE '{%}' AND refuted LIKE '{%}' \
+    let described: i64 = sql_value(
+        &conn,
+        "SELECT count(*) FROM guesses WHERE options LIKE '{%}' AND refuted LIKE '{%}' \
              AND length(options) > length(refuted)",
-            [],
-            |r| r.get(0),
-        )
-        .expect("query");
+    );
     assert_eq!(described, guesses);
-    let orphans: i64 = conn
-        .query_row(
-            "SELECT count(*) FROM placed WHERE branch NOT IN (SELECT branch FROM branches)",
-            [],
-            |r| r.get(0),
-        )
-        .expect("query");
+    let orphans: i64 = sql_value(
+        &conn,
+        "SELECT count(*) FROM placed WHERE branch NOT IN (SELECT branch FROM branches)",
+    );
     assert_eq!(orphans, 0);
 }
 
@@ -703,13 +669,10 @@ fn the_candidate_view_has_no_provenance() {
     let (code, _, err) = sudolog(&["facts", "-", "--logic-only", "--sqlite", path], ESSAY_3);
     assert_eq!(code, 0, "{err}");
     let conn = rusqlite::Connection::open(&db).expect("opens");
-    let with_rule: i64 = conn
-        .query_row(
-            "SELECT count(*) FROM candidate WHERE rule IS NOT NULL",
-            [],
-            |r| r.get(0),
-        )
-        .expect("query");
+    let with_rule: i64 = sql_value(
+        &conn,
+        "SELECT count(*) FROM candidate WHERE rule IS NOT NULL",
+    );
     assert_eq!(with_rule, 0);
 }
 
@@ -758,4 +721,10 @@ fn a_long_inspection_prints_nothing_but_its_answer_into_a_pipe() {
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stderr.is_empty(), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("Guesses on the path"));
+}
+
+/// The one value a SQL query over an export answers (a count, a column).
+fn sql_value<T: rusqlite::types::FromSql>(conn: &rusqlite::Connection, sql: &str) -> T {
+    conn.query_row(sql, [], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
 }

@@ -59,12 +59,7 @@ fn the_third_essay_puzzle_needs_guesses_and_the_log_shows_them() {
         let cell = g["cell"].as_str().expect("cell");
         assert!(cell.starts_with('r') && cell.contains('c'));
         let digit = g["digit"].as_str().expect("digit");
-        let options: Vec<&str> = g["options"]
-            .as_array()
-            .expect("options")
-            .iter()
-            .filter_map(|d| d.as_str())
-            .collect();
+        let options = common::json_strings(&g["options"]);
         assert!(options.len() >= 2 && options.contains(&digit), "{g}");
         // The guess on the solution's path is the solution's digit.
         let (r, c) = cell[1..].split_once('c').expect("r?c?");

@@ -294,6 +294,15 @@ pub fn json_lines(text: &str) -> Vec<Value> {
         .collect()
 }
 
+/// The strings of a JSON array (digits are strings in JSON): `["4","9"]`.
+pub fn json_strings(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("a JSON array: {v}"))
+        .iter()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
 /// The results of a solve sorted by their `index`, which must run from 1
 /// to `count`: one result per puzzle.
 pub fn sorted_by_index(mut rows: Vec<Value>, count: usize) -> Vec<Value> {
