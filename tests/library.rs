@@ -102,3 +102,23 @@ fn rule_loading_errors_say_what_went_wrong_as_types() {
     broken.add_text("broken.dl", "placed(C, D) :- nothing(C, D).\n");
     assert!(broken.load().is_err_and(|e| e.is_invalid_rules()));
 }
+
+#[test]
+fn the_solver_counts_solutions_and_tells_uniqueness() {
+    use sudolog::Uniqueness;
+    let solver = Solver::new().unwrap_or_else(|e| panic!("the standard library: {e}"));
+    // Four givens of a 4x4 grid leave it several solutions; the essay's
+    // first puzzle has one.
+    let open: Puzzle = "1...............".parse().expect("a 4x4 puzzle");
+    let counted = solver.count(&open, 3);
+    assert_eq!((counted.solutions, counted.complete), (3, false));
+    assert_eq!(solver.uniqueness(&open), Uniqueness::Several);
+    let unique: Puzzle =
+        "14..536......7.....56...7..8.9.61.2.7..9..........8.1.....9.....63.1.45..71.3..6."
+            .parse()
+            .expect("a 9x9 puzzle");
+    let counted = solver.count(&unique, 2);
+    assert_eq!((counted.solutions, counted.complete), (1, true));
+    assert_eq!(solver.uniqueness(&unique), Uniqueness::Unique);
+    assert!(solver.engine().program().techniques.len() >= 2);
+}

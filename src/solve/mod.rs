@@ -56,6 +56,29 @@ impl Solver {
     pub fn solve(&self, puzzle: &Puzzle) -> Outcome {
         solve(&self.engine, puzzle, &self.options)
     }
+
+    /// Counts a puzzle's solutions up to `limit` (`--count`): the outcome's
+    /// `solutions`, exact when `complete`; the first solution's grid when
+    /// there is one.
+    pub fn count(&self, puzzle: &Puzzle, limit: u64) -> Outcome {
+        let options = SearchOptions {
+            mode: Mode::Count(limit.max(1)),
+            ..self.options
+        };
+        solve(&self.engine, puzzle, &options)
+    }
+
+    /// Whether a puzzle has exactly one solution, as far as a bounded
+    /// count tells (see [`uniqueness`]).
+    pub fn uniqueness(&self, puzzle: &Puzzle) -> Uniqueness {
+        uniqueness(&self.engine, puzzle, UNIQUENESS_BRANCHES)
+    }
+
+    /// The compiled rules, to inspect them or to solve with other
+    /// [`SearchOptions`] through [`solve`].
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
 }
 
 /// Solves a puzzle with the rules alone (no guessing).
