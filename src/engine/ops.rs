@@ -1,0 +1,353 @@
+//! Running one operator of a plan over a store: maps, merge joins (in
+//! pieces under the fact limit), probe joins, and leapjoin extensions with
+//! a static index (memoised when the plan says so), with the lookups their
+//! checks make. The round loop that calls them is `store`; what the
+//! operators are is `plan::ops`.
+
+use super::counts::threshold;
+use super::memo;
+use super::plan::{self, Check, Lookup, Op, Out, Plan};
+use super::statics::Statics;
+use super::store::Store;
+use super::tuple::{Frame, HALF, Half, Tuple};
+use super::var::Var;
+use crate::lang::program::Value;
+use datafrog::{ExtendWith, Leapers, Relation, ValueFilter};
+
+/// What checks look tuples up in during a round: the static indexes for
+/// negations, and for guards the state as it stood before the round.
+pub(super) struct Lookups<'a> {
+    statics: &'a Statics,
+    vars: &'a [Var],
+    plan: &'a Plan,
+    step: u32,
+}
+
+impl<'a> Lookups<'a> {
+    /// The lookups of round `step` of a store with `vars`.
+    pub(super) fn new(
+        statics: &'a Statics,
+        vars: &'a [Var],
+        plan: &'a Plan,
+        step: u32,
+    ) -> Lookups<'a> {
+        Lookups {
+            statics,
+            vars,
+            plan,
+            step,
+        }
+    }
+
+    /// Whether a tuple is missing from what a check looks in.
+    pub(super) fn absent(&self, lookup: Lookup, t: &Tuple) -> bool {
+        match lookup {
+            Lookup::Static(id) => self.statics.absent(id, t),
+            Lookup::State(g) => {
+                let guard = &self.plan.guards[g];
+                !self.vars[guard.var].known_before_in(guard.projection, t, self.step)
+            }
+            Lookup::StateWhere(g, op, value) => {
+                let guard = &self.plan.guards[g];
+                let projection = guard.projection.unwrap_or_default();
+                !self.vars[guard.var].known_before_where(projection, t, self.step, op, value)
+            }
+        }
+    }
+}
+
+impl Store {
+    pub(super) fn run_op(&mut self, at: usize, op: &Op, plan: &Plan, statics: &Statics) {
+        match op {
+            Op::Map {
+                from,
+                checks,
+                emit,
+                to,
+            } => {
+                let piped = self.take_pipe(*from, plan);
+                let mut out = self.take_out();
+                {
+                    let lookups = Lookups::new(statics, &self.vars, plan, self.step);
+                    let absent = |l: Lookup, t: &Tuple| lookups.absent(l, t);
+                    let recent = self.vars[*from].recent();
+                    let input = piped.as_deref().unwrap_or(&recent.elements);
+                    let zero: Half = [0; HALF];
+                    out.extend(input.iter().filter_map(|t| {
+                        let f = Frame::new(t, &zero);
+                        if plan::passes(checks, &f, &absent) {
+                            plan::emit(emit, &f)
+                        } else {
+                            None
+                        }
+                    }));
+                }
+                self.return_pipe(*from, piped);
+                self.output(to, out, plan);
+            }
+            Op::Join {
+                left,
+                right,
+                probe,
+                checks,
+                emit,
+                to,
+            } => {
+                let out = {
+                    let lookups = Lookups::new(statics, &self.vars, plan, self.step);
+                    let absent = |l: Lookup, t: &Tuple| lookups.absent(l, t);
+                    let l = &self.vars[*left];
+                    let r = &self.vars[*right];
+                    if *probe {
+                        probe_join(l, r, self.step, checks, emit, &absent)
+                    } else {
+                        join(l, r, checks, emit, &absent, self.op_room)
+                    }
+                };
+                if out.len() >= self.op_room {
+                    self.overflowed = true;
+                }
+                self.output(to, out, plan);
+            }
+            Op::Extend {
+                source,
+                index,
+                key,
+                checks,
+                early,
+                emit,
+                to,
+            } => {
+                let piped = self.take_pipe(*source, plan);
+                let memoised = statics.memo_scope != 0 && plan.memo.get(at) == Some(&true);
+                let mut out = self.take_out();
+                {
+                    let lookups = Lookups::new(statics, &self.vars, plan, self.step);
+                    let absent = |l: Lookup, t: &Tuple| lookups.absent(l, t);
+                    let recent = self.vars[*source].recent();
+                    let input = piped.as_deref().unwrap_or(&recent.elements);
+                    let ext = Extension {
+                        index: statics.index_tuples(*index),
+                        key,
+                        checks,
+                        early: *early,
+                        emit,
+                    };
+                    let room = self.op_room;
+                    let compute = |input: &[Tuple], out: &mut Vec<Tuple>| {
+                        extend_into(input, &ext, &absent, room, out)
+                    };
+                    if memoised {
+                        memo::extend_memoised(
+                            statics.memo_scope,
+                            at as u32,
+                            input,
+                            |t, out| compute(std::slice::from_ref(t), out),
+                            |outputs| {
+                                let fits = room.saturating_sub(out.len()).min(outputs.len());
+                                out.extend_from_slice(&outputs[..fits]);
+                            },
+                        );
+                    } else {
+                        compute(input, &mut out);
+                    }
+                }
+                if out.len() >= self.op_room {
+                    self.overflowed = true;
+                }
+                self.return_pipe(*source, piped);
+                self.output(to, out, plan);
+            }
+            Op::SeedCheck { seed, agg } => {
+                let a = &plan.aggs[*agg];
+                let out: Vec<Tuple> = self.vars[*seed]
+                    .recent()
+                    .iter()
+                    .filter(|t| threshold(&a.bound, t) <= 0)
+                    .copied()
+                    .collect();
+                let v = a.reached;
+                self.output(&Out::to_var(v), out, plan);
+            }
+        }
+    }
+}
+
+/// Semi-naive merge join of two variables (datafrog's `Relation::from_join`
+/// over new-with-old, old-with-new and new-with-new batches).
+fn join(
+    left: &Var,
+    right: &Var,
+    checks: &[Check],
+    emit: &plan::Emit,
+    absent: &dyn Fn(Lookup, &Tuple) -> bool,
+    room: usize,
+) -> Vec<Tuple> {
+    let l_recent = left.recent();
+    let r_recent = right.recent();
+    let mut out = Vec::new();
+    let mut logic = |k: &Half, v1: &Half, v2: &Half| -> Option<Tuple> {
+        let lt = (*k, *v1);
+        let f = Frame::new(&lt, v2);
+        if plan::passes(checks, &f, absent) {
+            plan::emit(emit, &f)
+        } else {
+            None
+        }
+    };
+    if !l_recent.is_empty() {
+        for batch in right.stable_batches() {
+            join_in_pieces(l_recent, batch, &mut logic, room, &mut out);
+        }
+    }
+    if !r_recent.is_empty() {
+        for batch in left.stable_batches() {
+            join_in_pieces(batch, r_recent, &mut logic, room, &mut out);
+        }
+    }
+    if !l_recent.is_empty() && !r_recent.is_empty() {
+        join_in_pieces(l_recent, r_recent, &mut logic, room, &mut out);
+    }
+    out
+}
+
+/// datafrog's merge join of `a` and `b` into `out`, stopping once `out`
+/// holds `room` tuples. `from_join` keeps one result per matching pair, so
+/// `a` is joined in pieces small enough that a piece's pairs fit in `room`
+/// (each tuple of `a` meets at most all of `b`); only a join that could
+/// outgrow the limit is split, and only it pays for copying its pieces.
+fn join_in_pieces(
+    a: &Relation<Tuple>,
+    b: &Relation<Tuple>,
+    logic: &mut impl FnMut(&Half, &Half, &Half) -> Option<Tuple>,
+    room: usize,
+    out: &mut Vec<Tuple>,
+) {
+    let collect = |r: Relation<Option<Tuple>>, out: &mut Vec<Tuple>| {
+        out.extend(r.elements.into_iter().flatten())
+    };
+    let piece = (room / b.len().max(1)).max(1);
+    if a.len() <= piece {
+        collect(Relation::from_join(a, b, &mut *logic), out);
+        return;
+    }
+    for chunk in a.elements.chunks(piece) {
+        if out.len() >= room {
+            return;
+        }
+        let part = Relation {
+            elements: chunk.to_vec(),
+        };
+        collect(Relation::from_join(&part, b, &mut *logic), out);
+    }
+}
+
+/// A join of two variables without values beside the key (see
+/// `Op::Join::probe`) in round `step`: each new left tuple is looked up
+/// among the right's facts known before this round, each new right tuple
+/// among the left's facts older than the last round. These are the pairs
+/// the merge join sees (new with old, old with new, new with new), found
+/// without sorted batches.
+fn probe_join(
+    left: &Var,
+    right: &Var,
+    step: u32,
+    checks: &[Check],
+    emit: &plan::Emit,
+    absent: &dyn Fn(Lookup, &Tuple) -> bool,
+) -> Vec<Tuple> {
+    let zero: Half = [0; HALF];
+    let logic = |t: &Tuple| -> Option<Tuple> {
+        let f = Frame::new(t, &zero);
+        if plan::passes(checks, &f, absent) {
+            plan::emit(emit, &f)
+        } else {
+            None
+        }
+    };
+    let new_left = left.recent().iter().filter(|t| right.known_before(t, step));
+    let new_right = right
+        .recent()
+        .iter()
+        .filter(|t| left.known_before(t, step.saturating_sub(1)));
+    new_left.chain(new_right).filter_map(logic).collect()
+}
+
+/// What one `Extend` operator does: propose values from a static index by
+/// a key over the input, keep those passing the checks, lay them out.
+#[derive(Clone, Copy)]
+pub(super) struct Extension<'a> {
+    pub(super) index: &'a Relation<Tuple>,
+    pub(super) key: &'a [plan::CExpr],
+    pub(super) checks: &'a [Check],
+    /// How many of `checks` (the first) read only the input tuple.
+    pub(super) early: usize,
+    pub(super) emit: &'a plan::Emit,
+}
+
+/// Leapjoin of new tuples with a static index: datafrog's `ExtendWith`
+/// proposes the index's values for each tuple's key and a `ValueFilter`
+/// applies the rule's conditions. This is datafrog's leapjoin loop, except
+/// that results are appended unsorted: count bodies never need sorting, and
+/// other outputs are sorted once, unstably, by [`Store::output`]. It stops
+/// once `out` holds `room` tuples.
+pub(super) fn extend_into(
+    source: &[Tuple],
+    ext: &Extension,
+    absent: &dyn Fn(Lookup, &Tuple) -> bool,
+    room: usize,
+    out: &mut Vec<Tuple>,
+) {
+    let Extension {
+        index,
+        key,
+        checks,
+        early,
+        emit,
+    } = *ext;
+    let zero: Half = [0; HALF];
+    let (early, checks) = checks.split_at(early);
+    let key_of = |t: &Tuple| -> Half {
+        let f = Frame::new(t, &zero);
+        let mut k = [0; HALF];
+        for (i, e) in key.iter().enumerate().take(HALF) {
+            k[i] = match e {
+                plan::CExpr::Slot(s) => f.get(*s as usize),
+                e => e.eval(&f).unwrap_or(Value::MIN),
+            };
+        }
+        k
+    };
+    let filter = |t: &Tuple, v: &Half| {
+        let f = Frame::new(t, v);
+        plan::passes(checks, &f, absent)
+    };
+    let mut leapers = (ExtendWith::from(index, key_of), ValueFilter::from(filter));
+    let mut values: Vec<&Half> = Vec::new();
+    for t in source.iter() {
+        if !early.is_empty() && !plan::passes(early, &Frame::new(t, &zero), absent) {
+            continue;
+        }
+        let mut min = (usize::MAX, usize::MAX);
+        leapers.for_each_count(t, |i, count| {
+            if count < min.1 {
+                min = (i, count);
+            }
+        });
+        if min.1 == 0 || min.0 == usize::MAX {
+            continue;
+        }
+        leapers.propose(t, min.0, &mut values);
+        leapers.intersect(t, min.0, &mut values);
+        for v in values.drain(..) {
+            let f = Frame::new(t, v);
+            if let Some(o) = plan::emit(emit, &f) {
+                out.push(o);
+            }
+        }
+        if out.len() >= room {
+            // The caller sees the operator was cut: a fact limit.
+            return;
+        }
+    }
+}
