@@ -359,7 +359,7 @@ pub fn counter_init(statics: &Statics, seed: IndexId, agg: &plan::PlanAgg) -> Ne
 pub(super) fn threshold(bound: &plan::CExpr, key: &Tuple) -> i64 {
     let zero: Half = [0; HALF];
     let f = Frame::new(key, &zero);
-    bound.eval(&f).map_or(i64::MAX, |v| v as i64)
+    bound.eval_in(&f).map_or(i64::MAX, |v| v as i64)
 }
 
 pub(super) fn key_prefix(t: &Tuple, len: usize) -> Tuple {

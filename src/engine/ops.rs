@@ -312,8 +312,8 @@ pub(super) fn extend_into(
         let mut k = [0; HALF];
         for (i, e) in key.iter().enumerate().take(HALF) {
             k[i] = match e {
-                plan::CExpr::Slot(s) => f.get(*s as usize),
-                e => e.eval(&f).unwrap_or(Value::MIN),
+                plan::CExpr::Var(s) => f.get(*s as usize),
+                e => e.eval_in(&f).unwrap_or(Value::MIN),
             };
         }
         k

@@ -584,7 +584,7 @@ struct Expr<'a>(&'a CExpr);
 impl Display for Expr<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self.0 {
-            CExpr::Slot(i) => write!(f, "${i}"),
+            CExpr::Var(i) => write!(f, "${i}"),
             CExpr::Const(v) => write!(f, "{v}"),
             CExpr::Add(a, b) => write!(f, "{} + {}", Expr(a), Operand2(b)),
             CExpr::Sub(a, b) => write!(f, "{} - {}", Expr(a), Operand2(b)),
@@ -600,7 +600,7 @@ struct Operand2<'a>(&'a CExpr);
 impl Display for Operand2<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self.0 {
-            CExpr::Slot(_) | CExpr::Const(_) => Expr(self.0).fmt(f),
+            CExpr::Var(_) | CExpr::Const(_) => Expr(self.0).fmt(f),
             e => write!(f, "({})", Expr(e)),
         }
     }

@@ -50,24 +50,27 @@ impl Relation {
     }
 }
 
-/// An arithmetic expression over a rule's variables.
+/// An arithmetic expression over variables of type `V`: a rule's
+/// variables (`VarId`) in the checked program, a frame's slots in the
+/// engine's plans (`engine::plan::CExpr`). One type, so that rules,
+/// `explain`'s re-derivations and the engine evaluate arithmetic alike.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Expr {
-    /// A variable.
-    Var(VarId),
+pub enum Expr<V = VarId> {
+    /// A variable (a slot, in a plan).
+    Var(V),
     /// A constant.
     Const(Value),
     /// `a + b`.
-    Add(Box<Expr>, Box<Expr>),
+    Add(Box<Expr<V>>, Box<Expr<V>>),
     /// `a - b`.
-    Sub(Box<Expr>, Box<Expr>),
+    Sub(Box<Expr<V>>, Box<Expr<V>>),
     /// `-a`.
-    Neg(Box<Expr>),
+    Neg(Box<Expr<V>>),
 }
 
-impl Expr {
+impl<V: Copy> Expr<V> {
     /// Appends the variables the expression reads.
-    pub fn vars(&self, out: &mut Vec<VarId>) {
+    pub fn vars(&self, out: &mut Vec<V>) {
         match self {
             Expr::Var(v) => out.push(*v),
             Expr::Const(_) => {}
@@ -81,7 +84,8 @@ impl Expr {
 
     /// The expression's value, with `var` giving each variable's value;
     /// `None` on overflow.
-    pub fn eval(&self, var: &impl Fn(VarId) -> Value) -> Option<Value> {
+    #[inline]
+    pub fn eval(&self, var: &impl Fn(V) -> Value) -> Option<Value> {
         match self {
             Expr::Var(v) => Some(var(*v)),
             Expr::Const(c) => Some(*c),

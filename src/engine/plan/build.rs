@@ -108,7 +108,7 @@ impl Builder<'_> {
             .key
             .iter()
             .enumerate()
-            .map(|(i, &v)| (v, CExpr::Slot(i as u8)))
+            .map(|(i, &v)| (v, CExpr::Var(i as u8)))
             .collect();
         let mut bound = if agg.value {
             CExpr::Const(0)
@@ -279,7 +279,7 @@ impl Builder<'_> {
             let mut env = layout_env(&layout, 0);
             for (i, v) in val_vars.iter().enumerate() {
                 if let Some(v) = v {
-                    env.insert(*v, CExpr::Slot((SLOTS + i) as u8));
+                    env.insert(*v, CExpr::Var((SLOTS + i) as u8));
                 }
             }
             let mut checks = std::mem::take(&mut driver_checks);
@@ -289,7 +289,7 @@ impl Builder<'_> {
                     checks.push(Check::cmp(
                         e.clone(),
                         CmpOp::Eq,
-                        CExpr::Slot((SLOTS + pos) as u8),
+                        CExpr::Var((SLOTS + pos) as u8),
                     ));
                 }
             }
@@ -705,21 +705,21 @@ impl Builder<'_> {
         let v = self.new_var(&name);
         let mut checks = Vec::new();
         for &(c, k) in &spec.consts {
-            checks.push(Check::cmp(CExpr::Slot(c as u8), CmpOp::Eq, CExpr::Const(k)));
+            checks.push(Check::cmp(CExpr::Var(c as u8), CmpOp::Eq, CExpr::Const(k)));
         }
         for &(a, b) in &spec.eqs {
             checks.push(Check::Cmp(
-                CExpr::Slot(a as u8),
+                CExpr::Var(a as u8),
                 CmpOp::Eq,
-                CExpr::Slot(b as u8),
+                CExpr::Var(b as u8),
             ));
         }
         let mut slots = vec![CExpr::Const(0); SLOTS];
         for (i, &c) in spec.key.iter().enumerate() {
-            slots[i] = CExpr::Slot(c as u8);
+            slots[i] = CExpr::Var(c as u8);
         }
         for (i, &c) in spec.val.iter().enumerate() {
-            slots[HALF + i] = CExpr::Slot(c as u8);
+            slots[HALF + i] = CExpr::Var(c as u8);
         }
         self.plan.ops.push(Op::Map {
             from,

@@ -11,7 +11,7 @@ use crate::engine::tuple::{FRAME, Frame, HALF, SLOTS, Tuple};
 pub fn passes(checks: &[Check], frame: &Frame, absent: &dyn Fn(Lookup, &Tuple) -> bool) -> bool {
     checks.iter().all(|c| match c {
         Check::Fast(a, op, b) => op.holds(a.get(frame), b.get(frame)),
-        Check::Cmp(a, op, b) => match (a.eval(frame), b.eval(frame)) {
+        Check::Cmp(a, op, b) => match (a.eval_in(frame), b.eval_in(frame)) {
             (Some(x), Some(y)) => op.holds(x, y),
             _ => false,
         },
@@ -27,7 +27,7 @@ pub fn passes(checks: &[Check], frame: &Frame, absent: &dyn Fn(Lookup, &Tuple) -
             guard,
             key,
             bound: Some((op, e)),
-        } => match (lookup_key(key, frame), e.eval(frame)) {
+        } => match (lookup_key(key, frame), e.eval_in(frame)) {
             (Some(t), Some(v)) => absent(Lookup::StateWhere(*guard, *op, v), &t),
             _ => false,
         },
@@ -39,7 +39,7 @@ pub fn passes(checks: &[Check], frame: &Frame, absent: &dyn Fn(Lookup, &Tuple) -
 fn lookup_key(key: &[CExpr], frame: &Frame) -> Option<Tuple> {
     let mut t = crate::engine::tuple::EMPTY;
     for (i, e) in key.iter().enumerate() {
-        crate::engine::tuple::set_slot(&mut t, i, e.eval(frame)?);
+        crate::engine::tuple::set_slot(&mut t, i, e.eval_in(frame)?);
     }
     Some(t)
 }
@@ -60,7 +60,7 @@ pub fn emit(emit: &Emit, frame: &Frame) -> Option<Tuple> {
         return Some(t);
     }
     for (i, e) in emit.slots.iter().enumerate() {
-        crate::engine::tuple::set_slot(&mut t, i, e.eval(frame)?);
+        crate::engine::tuple::set_slot(&mut t, i, e.eval_in(frame)?);
     }
     Some(t)
 }

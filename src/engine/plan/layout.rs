@@ -20,18 +20,16 @@ pub(super) fn flat_atom_layout(atom: &Atom) -> (Layout, Vec<Check>) {
     let mut seen: FxHashMap<VarId, usize> = FxHashMap::default();
     for (c, arg) in atom.args.iter().enumerate() {
         match arg {
-            Arg::Const(v) => checks.push(Check::cmp(
-                CExpr::Slot(c as u8),
-                CmpOp::Eq,
-                CExpr::Const(*v),
-            )),
+            Arg::Const(v) => {
+                checks.push(Check::cmp(CExpr::Var(c as u8), CmpOp::Eq, CExpr::Const(*v)))
+            }
             Arg::Wild | Arg::Cmp(..) => {}
             Arg::Var(v) => {
                 if let Some(&first) = seen.get(v) {
                     checks.push(Check::cmp(
-                        CExpr::Slot(first as u8),
+                        CExpr::Var(first as u8),
                         CmpOp::Eq,
-                        CExpr::Slot(c as u8),
+                        CExpr::Var(c as u8),
                     ));
                 } else {
                     seen.insert(*v, c);
@@ -47,7 +45,7 @@ pub(super) fn layout_env(layout: &Layout, offset: usize) -> FxHashMap<VarId, CEx
     layout
         .iter()
         .enumerate()
-        .filter_map(|(i, v)| v.map(|v| (v, CExpr::Slot((i + offset) as u8))))
+        .filter_map(|(i, v)| v.map(|v| (v, CExpr::Var((i + offset) as u8))))
         .collect()
 }
 

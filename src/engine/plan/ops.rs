@@ -5,7 +5,7 @@
 //! of them reads it without the others.
 
 use crate::engine::tuple::{Frame, HALF, Tuple};
-use crate::lang::program::{RelId, Value};
+use crate::lang::program::{Expr, RelId, Value};
 use crate::lang::value::CmpOp;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -134,26 +134,16 @@ impl Indexes {
     }
 }
 
-/// An expression over frame slots.
-#[derive(Clone, Debug, PartialEq)]
-pub enum CExpr {
-    /// A frame slot.
-    Slot(u8),
-    /// A constant.
-    Const(Value),
-    /// `a + b`.
-    Add(Box<CExpr>, Box<CExpr>),
-    /// `a - b`.
-    Sub(Box<CExpr>, Box<CExpr>),
-    /// `-a`.
-    Neg(Box<CExpr>),
-}
+/// An expression over frame slots: the checked program's [`Expr`] with
+/// slots for variables (`CExpr::Var(3)` reads slot 3), evaluated by the
+/// same code.
+pub type CExpr = Expr<u8>;
 
 impl CExpr {
     /// The frame slots the expression reads.
     pub fn slots(&self) -> Box<dyn Iterator<Item = u8> + '_> {
         match self {
-            CExpr::Slot(i) => Box::new(std::iter::once(*i)),
+            CExpr::Var(i) => Box::new(std::iter::once(*i)),
             CExpr::Const(_) => Box::new(std::iter::empty()),
             CExpr::Add(a, b) | CExpr::Sub(a, b) => Box::new(a.slots().chain(b.slots())),
             CExpr::Neg(a) => a.slots(),
@@ -162,14 +152,8 @@ impl CExpr {
 
     /// Evaluates over a frame; `None` on overflow.
     #[inline]
-    pub fn eval(&self, f: &Frame) -> Option<Value> {
-        match self {
-            CExpr::Slot(i) => Some(f.get(*i as usize)),
-            CExpr::Const(c) => Some(*c),
-            CExpr::Add(a, b) => a.eval(f)?.checked_add(b.eval(f)?),
-            CExpr::Sub(a, b) => a.eval(f)?.checked_sub(b.eval(f)?),
-            CExpr::Neg(a) => a.eval(f)?.checked_neg(),
-        }
+    pub fn eval_in(&self, f: &Frame) -> Option<Value> {
+        self.eval(&|i| f.get(usize::from(i)))
     }
 }
 
@@ -198,7 +182,7 @@ impl CExpr {
     /// The expression as a [`Simple`] operand, if it is one.
     pub fn simple(&self) -> Option<Simple> {
         match self {
-            CExpr::Slot(i) => Some(Simple::Slot(*i)),
+            CExpr::Var(i) => Some(Simple::Slot(*i)),
             CExpr::Const(c) => Some(Simple::Const(*c)),
             _ => None,
         }
