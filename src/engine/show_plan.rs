@@ -15,7 +15,7 @@ use super::Engine;
 use super::ir::RelOrigin;
 use super::plan::{CExpr, ChainRole, Check, IndexSpec, Op, Out, Plan, SeedSource, Simple, VarIdx};
 use super::tuple::{HALF, SLOTS};
-use crate::lang::program::{RelId, Rule, Value, cell_coords};
+use crate::lang::program::{RelId, Rule, Value};
 use crate::lang::value::{CmpOp, Type};
 use rustc_hash::FxHashMap;
 use std::fmt::{self, Display, Formatter};
@@ -522,10 +522,7 @@ impl<'a> PlanText<'a> {
             .map(|(_, ty)| *ty);
         match ty {
             Some(Type::Symbol | Type::Unit) => format!("{:?}", program.symbols.name(v)),
-            Some(Type::Cell) => {
-                let (r, c) = cell_coords(v);
-                format!("r{}c{}", r + 1, c + 1)
-            }
+            Some(Type::Cell) => crate::lang::value::cell_name(v),
             _ => v.to_string(),
         }
     }
