@@ -3,7 +3,7 @@
 //! reach passes here before it is reported.
 
 use super::Geometry;
-use super::units::{UnitKind, units};
+use super::units::{Unit, UnitKind};
 
 /// What is wrong with a grid, and the cells concerned.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,31 +53,31 @@ pub fn check_solution_in(
         }
     }
     // Row, column and box of the same number in turn, then the next.
-    let mut all: Vec<_> = units(g, regions).collect();
-    all.sort_by_key(|u| (u.index, u.kind));
     let mut seen: Vec<Option<usize>> = vec![None; n + 1];
-    for unit in all {
-        let kind = match unit.kind {
-            UnitKind::Row => "row",
-            UnitKind::Column => "column",
-            UnitKind::Box if regions.is_some() => "region",
-            UnitKind::Box => "box",
-        };
-        seen.fill(None);
-        for &c in &unit.cells {
-            let d = grid[c] as usize;
-            if let Some(prev) = seen[d] {
-                return fail(
-                    format!(
-                        "{} and {} both hold {} in the same {kind}",
-                        g.cell_name(prev),
-                        g.cell_name(c),
-                        g.digit_symbol(grid[c])
-                    ),
-                    vec![prev, c],
-                );
+    for index in 0..n {
+        for kind in [UnitKind::Row, UnitKind::Column, UnitKind::Box] {
+            let word = match kind {
+                UnitKind::Row => "row",
+                UnitKind::Column => "column",
+                UnitKind::Box if regions.is_some() => "region",
+                UnitKind::Box => "box",
+            };
+            seen.fill(None);
+            for c in (Unit { kind, index }).cells(g, regions) {
+                let d = grid[c] as usize;
+                if let Some(prev) = seen[d] {
+                    return fail(
+                        format!(
+                            "{} and {} both hold {} in the same {word}",
+                            g.cell_name(prev),
+                            g.cell_name(c),
+                            g.digit_symbol(grid[c])
+                        ),
+                        vec![prev, c],
+                    );
+                }
+                seen[d] = Some(c);
             }
-            seen[d] = Some(c);
         }
     }
     Ok(())

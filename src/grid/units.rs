@@ -4,6 +4,7 @@
 
 use super::Geometry;
 use super::regions::box_index;
+use itertools::Either;
 
 /// What kind of unit a [`Unit`] is, in the order checks visit them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -16,47 +17,49 @@ pub enum UnitKind {
     Box,
 }
 
-/// One unit: its kind, its 0-based number among the units of its kind,
-/// and its cells in increasing order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One unit: its kind and its 0-based number among the units of its kind
+/// (a region's id). Its cells come from [`Unit::cells`], computed as they
+/// are walked: checks run on every puzzle, so nothing is allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unit {
     /// Row, column or box.
     pub kind: UnitKind,
     /// 0-based number among the units of its kind (a region's id).
     pub index: usize,
-    /// The cells, in increasing cell order.
-    pub cells: Vec<usize>,
+}
+
+impl Unit {
+    /// The unit's cells in increasing cell order: a jigsaw's region when
+    /// `regions` is a region map, else the row, column or box.
+    pub fn cells<'a>(
+        self,
+        g: &Geometry,
+        regions: Option<&'a [u8]>,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let (n, b, i, kind) = (g.n, g.box_size, self.index, self.kind);
+        let g = *g;
+        match (kind, regions) {
+            // A region: every cell once, in order, kept where it belongs.
+            (UnitKind::Box, Some(_)) => {
+                Either::Left((0..n * n).filter(move |&c| box_index(&g, regions, c) == i))
+            }
+            _ => Either::Right((0..n).map(move |k| match kind {
+                UnitKind::Row => i * n + k,
+                UnitKind::Column => k * n + i,
+                // Box i's k-th cell: its rows, then its columns.
+                UnitKind::Box => (i / b * b + k / b) * n + i % b * b + k % b,
+            })),
+        }
+    }
 }
 
 /// Every unit of the grid: the rows, then the columns, then the boxes (the
-/// regions of `regions` when it is a jigsaw's map). A region map whose
-/// regions are not all of `n` cells yields them as they are: the checks
-/// that read them report what follows from that.
-pub fn units(g: &Geometry, regions: Option<&[u8]>) -> impl Iterator<Item = Unit> {
+/// regions of a jigsaw's map, numbered by their ids).
+pub fn units(g: &Geometry) -> impl Iterator<Item = Unit> {
     let n = g.n;
-    let mut boxes: Vec<Vec<usize>> = vec![Vec::with_capacity(n); n];
-    for cell in 0..n * n {
-        if let Some(b) = boxes.get_mut(box_index(g, regions, cell)) {
-            b.push(cell);
-        }
-    }
-    let g = *g;
-    let rows = (0..n).map(move |r| Unit {
-        kind: UnitKind::Row,
-        index: r,
-        cells: (0..n).map(|c| g.cell_at(r, c)).collect(),
-    });
-    let columns = (0..n).map(move |c| Unit {
-        kind: UnitKind::Column,
-        index: c,
-        cells: (0..n).map(|r| g.cell_at(r, c)).collect(),
-    });
-    let boxes = boxes.into_iter().enumerate().map(|(index, cells)| Unit {
-        kind: UnitKind::Box,
-        index,
-        cells,
-    });
-    rows.chain(columns).chain(boxes)
+    [UnitKind::Row, UnitKind::Column, UnitKind::Box]
+        .into_iter()
+        .flat_map(move |kind| (0..n).map(move |index| Unit { kind, index }))
 }
 
 /// The first digit repeated in a unit of `cells` (0 is no digit), as
@@ -70,10 +73,10 @@ pub fn first_repeat(
 ) -> Option<(Unit, usize, usize)> {
     let mut best: Option<(Unit, usize, usize)> = None;
     let mut seen: Vec<Option<usize>> = vec![None; g.n + 1];
-    for unit in units(g, regions) {
+    for unit in units(g) {
         seen.fill(None);
         let mut repeat = None;
-        for &cell in &unit.cells {
+        for cell in unit.cells(g, regions) {
             let d = usize::from(cells.get(cell).copied().unwrap_or(0));
             let Some(slot) = seen.get_mut(d).filter(|_| d != 0) else {
                 continue;
@@ -106,15 +109,16 @@ mod tests {
     fn every_cell_is_in_one_unit_of_each_kind() {
         for n in [4, 9, 16] {
             let g = Geometry::from_side(n).expect("a size");
-            let all: Vec<Unit> = units(&g, None).collect();
+            let all: Vec<Unit> = units(&g).collect();
             assert_eq!(all.len(), 3 * n);
             for kind in [UnitKind::Row, UnitKind::Column, UnitKind::Box] {
-                let mut cells: Vec<usize> = all
-                    .iter()
-                    .filter(|u| u.kind == kind)
-                    .flat_map(|u| u.cells.clone())
-                    .collect();
-                assert!(all.iter().all(|u| u.cells.is_sorted()));
+                let mut cells: Vec<usize> = Vec::new();
+                for u in all.iter().filter(|u| u.kind == kind) {
+                    let mine: Vec<usize> = u.cells(&g, None).collect();
+                    assert_eq!(mine.len(), n);
+                    assert!(mine.iter().all(|&c| g.box_of(c) == u.index) || kind != UnitKind::Box);
+                    cells.extend(mine);
+                }
                 cells.sort_unstable();
                 assert_eq!(cells, (0..n * n).collect::<Vec<_>>());
             }
