@@ -153,7 +153,13 @@ impl CExpr {
     /// Evaluates over a frame; `None` on overflow.
     #[inline]
     pub fn eval_in(&self, f: &Frame) -> Option<Value> {
-        self.eval(&|i| f.get(usize::from(i)))
+        match self {
+            // Most operands are a slot or a constant: read them here, in
+            // the caller's loop, rather than through the general evaluator.
+            CExpr::Var(i) => Some(f.get(usize::from(*i))),
+            CExpr::Const(c) => Some(*c),
+            _ => self.eval(&|i| f.get(usize::from(i))),
+        }
     }
 }
 
