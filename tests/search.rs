@@ -275,7 +275,8 @@ fn a_count_stopped_by_a_limit_after_a_solution_is_a_limit() {
     // `--count 2` asks whether there is a second solution: a search cut
     // before it could tell has not answered, whatever it found (issue 14,
     // item 7: it said `solved`, exit 0). The limit is one branch short of
-    // what the whole count takes, past what the first solution takes.
+    // what the whole count takes, past what the first solution takes. The
+    // solution it found is shown all the same.
     let p = format!("{}\n", ESSAY[2].0);
     let branches = |args: &[&str]| {
         let (_, out) = run(args, &p);
@@ -307,6 +308,9 @@ fn a_count_stopped_by_a_limit_after_a_solution_is_a_limit() {
     assert_eq!(o["status"], "limit", "{o}");
     assert_eq!(o["solutions"], 1, "{o}");
     assert_eq!(o["search_complete"], false, "{o}");
+    // What it found is shown: the solution, not a partial grid.
+    assert_eq!(o["solution"], ESSAY[2].1, "{o}");
+    assert!(o.get("partial").is_none(), "{o}");
     let (code, line) = run(
         &[
             "solve",
@@ -323,7 +327,8 @@ fn a_count_stopped_by_a_limit_after_a_solution_is_a_limit() {
     assert_eq!(code, 1);
     assert!(
         line.starts_with("# stopped by the branch limit (--max-branches)")
-            && line.contains("1 solution found"),
+            && line.contains("1 solution found")
+            && line.trim_end().ends_with(ESSAY[2].1),
         "{line}"
     );
 }

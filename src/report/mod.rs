@@ -114,6 +114,12 @@ pub fn line(outcome: &Outcome, puzzle: &Puzzle, show: &Show) -> String {
             reason(outcome, puzzle),
             render_line(g, &outcome.grid)
         ),
+        // A count cut short after a solution: show what it found.
+        _ if outcome.verdict.is_limit() && outcome.solutions > 0 => format!(
+            "# {} {at}: {}",
+            reason(outcome, puzzle),
+            render_line(g, &outcome.grid)
+        ),
         _ => format!("# {} {at}", reason(outcome, puzzle)),
     }
 }
@@ -270,7 +276,13 @@ pub fn json(index: usize, outcome: &Outcome, puzzle: &Puzzle, program: &Program)
             .collect();
     } else {
         obj["reason"] = Json::String(reason(outcome, puzzle));
-        obj["partial"] = Json::String(render_line(g, &outcome.grid));
+        // A count cut short after a solution still gives the solution.
+        let key = if outcome.verdict.is_limit() && outcome.solutions > 0 {
+            "solution"
+        } else {
+            "partial"
+        };
+        obj[key] = Json::String(render_line(g, &outcome.grid));
     }
     if outcome.verdict == Verdict::Stalled {
         obj["candidates"] = candidates_json(outcome, puzzle);

@@ -80,7 +80,8 @@ pub struct Stats {
 pub struct Outcome {
     /// What became of it.
     pub verdict: Verdict,
-    /// The (first) solution, or the digits placed where the rules stopped.
+    /// The (first) solution, also when a limit then stopped a count, or
+    /// the digits placed where the rules stopped.
     pub grid: Vec<u8>,
     /// Candidate bitmask per cell where the rules stopped (bit `d` set:
     /// digit `d` still possible); empty for a solved grid.

@@ -258,8 +258,12 @@ fn outcome(p: Progress, puzzle: &Puzzle, options: &SearchOptions, started: Insta
         None if options.mode == Mode::LogicOnly => Verdict::Contradiction,
         None => Verdict::NoSolution,
     };
+    // A solution found is the grid to show, even when a limit then cut a
+    // count short (it answered "at least one").
     let (grid, candidates, path) = match p.first {
-        Some((grid, path)) if verdict == Verdict::Solved => (grid, Vec::new(), path),
+        Some((grid, path)) if verdict == Verdict::Solved || verdict.is_limit() => {
+            (grid, Vec::new(), path)
+        }
         Some((_, path)) => (p.partial.0, p.partial.1, path),
         None => (p.partial.0, p.partial.1, Vec::new()),
     };
