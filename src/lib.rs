@@ -76,9 +76,8 @@
 
 // Parallel batches in input order: only the commands use them.
 mod batch;
-// The command line. Public only so that the binary (`src/main.rs`) and the
-// benches and fuzz targets (which share `solve`'s default tier) can reach
-// it; it is no library API.
+// The command line. Public only so that the binary (`src/main.rs`) can
+// reach it; it is no library API.
 #[doc(hidden)]
 pub mod cli;
 pub mod engine;
