@@ -98,6 +98,21 @@ pub struct Guess {
     pub refuted: Vec<u64>,
 }
 
+impl Guess {
+    /// The options tried before `digit` and refuted (see [`Guess::refuted`]).
+    pub fn tried(&self) -> &[u8] {
+        self.options
+            .get(..self.refuted.len())
+            .unwrap_or(&self.options)
+    }
+
+    /// The options after `digit`, never tried: the search found what it
+    /// was asked for under `digit` first.
+    pub fn untried(&self) -> &[u8] {
+        self.options.get(self.refuted.len() + 1..).unwrap_or(&[])
+    }
+}
+
 /// The solving state of one puzzle (or one branch of it).
 pub struct Solve<'e> {
     engine: &'e Engine,
@@ -345,5 +360,27 @@ impl Solve<'_> {
     pub fn origin(&self, rel: RelId, t: &Tuple) -> Option<FactOrigin> {
         let var = *self.engine.dynamic.rel_var.get(&rel)?;
         self.store.origin(var, t).filter(|_| self.engine.provenance)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Guess;
+
+    #[test]
+    fn a_guess_splits_its_options_into_refuted_chosen_and_untried() {
+        let guess = |digit, refuted: Vec<u64>| Guess {
+            cell: 0,
+            digit,
+            options: vec![2, 5, 9],
+            refuted,
+        };
+        let g = guess(5, vec![3]);
+        assert_eq!((g.tried(), g.untried()), (&[2][..], &[9][..]));
+        let g = guess(2, vec![]);
+        assert_eq!((g.tried(), g.untried()), (&[][..], &[5, 9][..]));
+        // A hand-built guess whose counts run past its options: no panic.
+        let g = guess(9, vec![1, 1, 1, 1]);
+        assert_eq!((g.tried(), g.untried()), (&[2, 5, 9][..], &[][..]));
     }
 }

@@ -195,7 +195,7 @@ pub fn describe_guess(db: &FactDb, guess: &Guess) -> String {
         g.digit_set_text(&guess.options)
     ));
     let mut fates = Vec::new();
-    for (d, branches) in guess.options.iter().zip(&guess.refuted) {
+    for (d, branches) in guess.tried().iter().zip(&guess.refuted) {
         let s = if *branches == 1 { "" } else { "es" };
         fates.push(format!(
             "{} was tried and refuted ({branches} branch{s}, each ended in a contradiction)",
@@ -203,9 +203,7 @@ pub fn describe_guess(db: &FactDb, guess: &Guess) -> String {
         ));
     }
     let untried: Vec<String> = guess
-        .options
-        .get(guess.refuted.len() + 1..)
-        .unwrap_or(&[])
+        .untried()
         .iter()
         .map(|&d| g.digit_symbol(d).to_string())
         .collect();
@@ -248,8 +246,7 @@ pub fn guesses_json(db: &FactDb, depth: usize) -> Json {
         .take(depth)
         .enumerate()
         .map(|(i, guess)| {
-            let tried = &guess.options[..guess.refuted.len()];
-            let untried = guess.options.get(guess.refuted.len() + 1..).unwrap_or(&[]);
+            let (tried, untried) = (guess.tried(), guess.untried());
             json!({
                 "depth": i + 1,
                 "cell": g.cell_name(guess.cell),

@@ -159,7 +159,7 @@ fn describe_puzzle(
                 i64::from(guess.digit),
                 db.guess_step(guess).map(i64::from),
                 digits(&guess.options),
-                digits(&guess.options[..guess.refuted.len()]),
+                digits(guess.tried()),
             ),
         )?;
     }

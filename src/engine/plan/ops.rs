@@ -140,16 +140,6 @@ impl Indexes {
 pub type CExpr = Expr<u8>;
 
 impl CExpr {
-    /// The frame slots the expression reads.
-    pub fn slots(&self) -> Box<dyn Iterator<Item = u8> + '_> {
-        match self {
-            CExpr::Var(i) => Box::new(std::iter::once(*i)),
-            CExpr::Const(_) => Box::new(std::iter::empty()),
-            CExpr::Add(a, b) | CExpr::Sub(a, b) => Box::new(a.slots().chain(b.slots())),
-            CExpr::Neg(a) => a.slots(),
-        }
-    }
-
     /// Evaluates over a frame; `None` on overflow.
     #[inline]
     pub fn eval_in(&self, f: &Frame) -> Option<Value> {
@@ -373,7 +363,11 @@ pub enum SeedSource {
 /// Whether a check reads the right half of a frame (a join's right value
 /// or a proposed extension), rather than only the left tuple.
 pub fn reads_right(check: &Check) -> bool {
-    let right = |e: &CExpr| e.slots().any(|s| s as usize >= 2 * HALF);
+    let right = |e: &CExpr| {
+        let mut slots = Vec::new();
+        e.vars(&mut slots);
+        slots.iter().any(|&s| usize::from(s) >= 2 * HALF)
+    };
     match check {
         Check::Fast(a, _, b) => [a, b]
             .iter()
