@@ -1281,6 +1281,44 @@ all(C, K) :- gone(C, K).
 }
 
 #[test]
+fn a_guard_with_where_in_skips_exactly_the_sets_that_meet_a_value_known_before() {
+    // `open_set(U, S)`: a set of two positions of unit U, whenever a cell of
+    // U is eliminated (so the rule fires over the rounds). `apart` skips the
+    // sets that meet a filled position of U known before the round that
+    // derives it; `all` is the unguarded twin, with the same steps.
+    let text = r#"
+.decl at(c: cell, u: unit, p: number)
+at(C, U, P) :- in_unit(C, U), K = count : { in_unit(X, U), X < C }, P = K + 1.
+.decl filled_at(u: unit, p: number)
+filled_at(U, P) :- placed(C, _), at(C, U, P).
+.decl apart(u: unit, s: set)
+apart(U, S) :- eliminated(C, _), in_unit(C, U), digit_set(S, 2),
+    unless filled_at(U, P) where P in S.
+.decl all(u: unit, s: set)
+all(U, S) :- eliminated(C, _), in_unit(C, U), digit_set(S, 2).
+"#;
+    let engine = standard_engine(Some(text));
+    for line in [ESSAY, STALL_1] {
+        let solve = run_to_end(&engine, &cells(line));
+        let filled = facts_with_steps(&solve, "filled_at");
+        let all = facts_with_steps(&solve, "all");
+        let expected: BTreeMap<Vec<i64>, u32> = all
+            .iter()
+            .filter(|(us, step)| {
+                !filled
+                    .iter()
+                    .any(|(up, s)| up[0] == us[0] && us[1] & (1 << up[1]) != 0 && s < *step)
+            })
+            .map(|(u, s)| (u.clone(), *s))
+            .collect();
+        let apart = facts_with_steps(&solve, "apart");
+        assert_eq!(apart, expected, "{line}");
+        // The guard does something, and keeps some sets.
+        assert!(!apart.is_empty() && apart.len() < all.len(), "{line}");
+    }
+}
+
+#[test]
 fn a_count_stops_counting_a_group_its_guard_rules_out() {
     // A guard that reads only a count's group lets the engine stop
     // counting that group (it can never derive again): here the guard's

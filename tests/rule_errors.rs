@@ -553,8 +553,48 @@ fn where_compares_with_a_variable() {
 #[test]
 fn where_needs_a_comparison() {
     let text = ".decl q(c: cell)\nq(C) :- cell(C), unless placed(C, E) where E.\n";
-    let f = expect_error(text, "expected a comparison after `where`", 2, 45, ".");
+    let f = expect_error(
+        text,
+        "expected a comparison or `in` after `where`",
+        2,
+        45,
+        ".",
+    );
     assert!(f.help.contains("where S < R"), "{}", f.help);
+    assert!(f.help.contains("where P in T"), "{}", f.help);
+}
+
+#[test]
+fn where_in_wants_the_guard_column_on_the_left() {
+    let text = ".decl q(c: cell, s: set)\nq(C, S) :- cell(C), digit_set(S, 2),\n  unless placed(C, E) where S in E.\n";
+    let f = expect_error(
+        text,
+        "`where X in S` asks whether the guard's column `X` is in the set `S`",
+        3,
+        23,
+        "where S in E",
+    );
+    assert!(f.help.contains("on the left"), "{}", f.help);
+}
+
+#[test]
+fn where_in_wants_a_column_of_numbers() {
+    let text = ".decl q(s: set)\nq(S) :- digit_set(S, 2),\n  unless placed(X, 1) where X in S.\n";
+    let f = expect_error(
+        text,
+        "`in` asks for a member of a set, and this column holds a cell",
+        3,
+        17,
+        "X, 1)",
+    );
+    assert!(f.help.contains("digits or numbers"), "{}", f.help);
+}
+
+#[test]
+fn where_in_wants_a_set() {
+    let text = ".decl q(c: cell, d: digit)\nq(C, D) :- cell(C), digit(D),\n  unless placed(C, E) where E in D.\n";
+    let f = expect_error(text, "`in` needs a set on its right", 3, 34, "D.");
+    assert!(f.help.contains("set"), "{}", f.help);
 }
 
 #[test]

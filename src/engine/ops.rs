@@ -6,13 +6,15 @@
 
 use super::counts::threshold;
 use super::memo;
-use super::plan::{self, Check, Lookup, Op, Out, Plan};
+use super::plan::{self, Check, GuardId, Lookup, Op, Out, Plan};
 use super::statics::Statics;
 use super::store::Store;
 use super::tuple::{Frame, HALF, Half, Tuple};
 use super::var::Var;
 use crate::lang::program::Value;
+use crate::lang::value::WhereOp;
 use datafrog::{ExtendWith, Leapers, Relation, ValueFilter};
+use std::cell::Cell;
 
 /// What checks look tuples up in during a round: the static indexes for
 /// negations, and for guards the state as it stood before the round.
@@ -21,6 +23,11 @@ pub(super) struct Lookups<'a> {
     vars: &'a [Var],
     plan: &'a Plan,
     step: u32,
+    /// The last `where X in S` guard looked up: the guard, its projected
+    /// tuple and the members known for it. An operator asks it for every
+    /// set it proposes from one tuple (`covers`), always with the same
+    /// projected tuple, so one lookup serves them all.
+    members: Cell<Option<(GuardId, Tuple, Value)>>,
 }
 
 impl<'a> Lookups<'a> {
@@ -36,6 +43,7 @@ impl<'a> Lookups<'a> {
             vars,
             plan,
             step,
+            members: Cell::new(None),
         }
     }
 
@@ -47,12 +55,28 @@ impl<'a> Lookups<'a> {
                 let guard = &self.plan.guards[g];
                 !self.vars[guard.var].known_before_in(guard.projection, t, self.step)
             }
+            Lookup::StateWhere(g, WhereOp::In, set) => self.members(g, t) & set == 0,
             Lookup::StateWhere(g, op, value) => {
                 let guard = &self.plan.guards[g];
                 let projection = guard.projection.unwrap_or_default();
                 !self.vars[guard.var].known_before_where(projection, t, self.step, op, value)
             }
         }
+    }
+
+    /// The members known for a `where X in S` guard's projected tuple.
+    fn members(&self, g: GuardId, t: &Tuple) -> Value {
+        if let Some((last, key, members)) = self.members.get()
+            && last == g
+            && key == *t
+        {
+            return members;
+        }
+        let guard = &self.plan.guards[g];
+        let projection = guard.projection.unwrap_or_default();
+        let members = self.vars[guard.var].members_known_before(projection, t, self.step);
+        self.members.set(Some((g, *t, members)));
+        members
     }
 }
 

@@ -16,7 +16,7 @@ use super::ir::RelOrigin;
 use super::plan::{CExpr, ChainRole, Check, IndexSpec, Op, Out, Plan, SeedSource, Simple, VarIdx};
 use super::tuple::{HALF, SLOTS};
 use crate::lang::program::{RelId, Rule, Value};
-use crate::lang::value::{CmpOp, Type};
+use crate::lang::value::{CmpOp, Type, WhereOp};
 use rustc_hash::FxHashMap;
 use std::fmt::{self, Display, Formatter};
 
@@ -417,7 +417,7 @@ impl<'a> PlanText<'a> {
         f: &mut Formatter<'_>,
         guard: usize,
         key: &[CExpr],
-        bound: Option<&(CmpOp, CExpr)>,
+        bound: Option<&(WhereOp, CExpr)>,
     ) -> fmt::Result {
         let Some(spec) = self.plan.guards.get(guard) else {
             return f.write_str("unless ?");

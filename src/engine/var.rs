@@ -15,9 +15,10 @@
 
 use super::tuple::{Key, Tuple};
 use crate::lang::program::Value;
-use crate::lang::value::CmpOp;
+use crate::lang::value::{MAX_SET_MEMBER, WhereOp};
 use datafrog::Relation;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// Where a fact came from: the rule that first derived it and the round
 /// (step) in which it did.
@@ -70,7 +71,7 @@ pub struct Var {
     arrived: usize,
     /// The stable facts as sorted batches (geometrically merged, as
     /// datafrog does), for [`Keep::Sorted`].
-    stable: Vec<Relation<Tuple>>,
+    stable: Vec<Arc<Relation<Tuple>>>,
     /// The last round's facts; sorted for [`Keep::Sorted`].
     recent: Relation<Tuple>,
     /// This round's new facts.
@@ -99,22 +100,21 @@ struct Projection {
 type SpreadValues = FxHashMap<Key, Vec<(Value, u32)>>;
 
 impl Clone for Var {
-    /// A copy whose round buffers start as large as this variable's (a
-    /// fork's rounds derive about as much as its parent's did).
+    /// A copy (for a fork) that shares the stable batches, which never
+    /// change once made, and whose buffer for this round's facts starts
+    /// with room for a small batch (a fork's rounds derive about as much
+    /// as its parent's did, but a deep search keeps many forks at once).
     fn clone(&self) -> Var {
-        let with_room = |v: &Vec<Tuple>| {
-            let mut copy = Vec::with_capacity(v.capacity());
-            copy.extend_from_slice(v);
-            copy
-        };
+        let mut pending = Vec::with_capacity(self.pending.capacity().min(RESERVE_BATCH));
+        pending.extend_from_slice(&self.pending);
         Var {
             facts: self.facts.clone(),
             arrived: self.arrived,
             stable: self.stable.clone(),
             recent: Relation {
-                elements: with_room(&self.recent.elements),
+                elements: self.recent.elements.clone(),
             },
-            pending: with_room(&self.pending),
+            pending,
             keep: self.keep,
             projections: self.projections.clone(),
         }
@@ -170,6 +170,7 @@ impl Var {
         // it goes, so that memory follows what is new.
         if tuples.len() <= RESERVE_BATCH {
             self.facts.reserve(tuples.len());
+            self.pending.reserve(tuples.len());
         }
         for &t in tuples {
             if let std::collections::hash_map::Entry::Vacant(e) = self.facts.entry(Key(t)) {
@@ -214,10 +215,10 @@ impl Var {
                     .is_some_and(|last| last.len() <= 2 * batch.len())
                 {
                     if let Some(last) = self.stable.pop() {
-                        batch = batch.merge(last);
+                        batch = batch.merge(Arc::unwrap_or_clone(last));
                     }
                 }
-                self.stable.push(batch);
+                self.stable.push(Arc::new(batch));
             }
         } else {
             // Reuse the old recent buffer for the next round's facts.
@@ -234,7 +235,7 @@ impl Var {
     }
 
     /// The stable facts as sorted batches (empty unless [`Keep::Sorted`]).
-    pub fn stable_batches(&self) -> &[Relation<Tuple>] {
+    pub fn stable_batches(&self) -> &[Arc<Relation<Tuple>>] {
         &self.stable
     }
 
@@ -276,7 +277,7 @@ impl Var {
         projection: usize,
         t: &Tuple,
         step: u32,
-        op: CmpOp,
+        op: WhereOp,
         value: Value,
     ) -> bool {
         let Some((_, values)) = self
@@ -289,6 +290,24 @@ impl Var {
         values
             .get(&Key(*t))
             .is_some_and(|vs| vs.iter().any(|&(x, s)| s < step && op.holds(x, value)))
+    }
+
+    /// The numbers of the projection's spread column known before round
+    /// `step` for the projected tuple `t`, as a set (a bitmask of the
+    /// members `1..=MAX_SET_MEMBER`): what a guard's `where X in S` meets.
+    pub fn members_known_before(&self, projection: usize, t: &Tuple, step: u32) -> Value {
+        let Some((_, values)) = self
+            .projections
+            .get(projection)
+            .and_then(|p| p.spread.as_ref())
+        else {
+            return 0;
+        };
+        values.get(&Key(*t)).map_or(0, |vs| {
+            vs.iter()
+                .filter(|&&(x, s)| s < step && (1..=MAX_SET_MEMBER as Value).contains(&x))
+                .fold(0, |m, &(x, _)| m | 1 << x)
+        })
     }
 
     /// Where a fact came from, if it is known.

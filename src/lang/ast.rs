@@ -134,7 +134,7 @@ impl fmt::Display for BinOp {
 
 // Comparison operators and the set bound live in `value`, the leaf the
 // checked program and the engine share; the syntax tree uses them too.
-pub use super::value::{CmpOp, MAX_SET_MEMBER};
+pub use super::value::{CmpOp, MAX_SET_MEMBER, WhereOp};
 
 /// A term: an argument of an atom or an operand of a comparison.
 #[derive(Clone, Debug, PartialEq)]
@@ -255,13 +255,14 @@ impl Literal {
 }
 
 /// The `where X op Y` of a guard: `X` is a column of the guard's atom that
-/// the rule does not bind, `Y` what it is compared with.
+/// the rule does not bind, `Y` what it is compared with (`X in Y`: a set
+/// that `X` is a member of).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GuardWhere {
     /// The left side (a variable of the atom, for a valid guard).
     pub left: Expr,
-    /// The comparison.
-    pub op: CmpOp,
+    /// The comparison, or `in`.
+    pub op: WhereOp,
     /// The right side.
     pub right: Expr,
     /// The whole `where` clause.

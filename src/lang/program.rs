@@ -2,7 +2,7 @@
 //! constants turned into values, every rule known to be safe, well typed,
 //! monotone and stratified. The engine compiles this, never the raw AST.
 
-use super::ast::{CmpOp, SourceSet, Span, Type};
+use super::ast::{CmpOp, SourceSet, Span, Type, WhereOp};
 use super::rules_error::RulesError;
 use super::symbols::Symbols;
 use rustc_hash::FxHashSet;
@@ -106,8 +106,9 @@ pub enum Arg {
     /// `_`: any value.
     Wild,
     /// The column of a guard's `where S op R` (`unless tint(D, B, S, _)
-    /// where S < R`): any value that stands in `op` to the variable `R`.
-    Cmp(CmpOp, VarId),
+    /// where S < R`, `unless filled(U, P) where P in T`): any value that
+    /// stands in `op` to the variable `R`.
+    Cmp(WhereOp, VarId),
 }
 
 impl Arg {

@@ -96,6 +96,50 @@ impl fmt::Display for CmpOp {
     }
 }
 
+/// The test of a guard's `where` (`unless tint(D, B, S, _) where S < R`,
+/// `unless filled(U, P) where P in T`): how the guard's own column stands
+/// to a variable of the rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WhereOp {
+    /// A comparison of two values.
+    Cmp(CmpOp),
+    /// `P in T`: the column's number is a member of the set `T`.
+    In,
+}
+
+impl WhereOp {
+    /// The test with its operands swapped, if it has one (`in` has none:
+    /// the guard's column is the member, never the set).
+    pub fn flipped(self) -> Option<WhereOp> {
+        match self {
+            WhereOp::Cmp(op) => Some(WhereOp::Cmp(op.flipped())),
+            WhereOp::In => None,
+        }
+    }
+
+    /// Whether `column op value` holds.
+    pub fn holds(self, column: Value, value: Value) -> bool {
+        match self {
+            WhereOp::Cmp(op) => op.holds(column, value),
+            WhereOp::In => set_has(value, column),
+        }
+    }
+}
+
+impl fmt::Display for WhereOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WhereOp::Cmp(op) => op.fmt(f),
+            WhereOp::In => f.write_str("in"),
+        }
+    }
+}
+
+/// Whether the set `set` (a bitmask, see [`MAX_SET_MEMBER`]) holds `x`.
+pub fn set_has(set: Value, x: Value) -> bool {
+    (1..=MAX_SET_MEMBER as Value).contains(&x) && set & (1 << x) != 0
+}
+
 /// A column type in a declaration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Type {

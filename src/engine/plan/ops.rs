@@ -6,7 +6,7 @@
 
 use crate::engine::tuple::{Frame, HALF, Tuple};
 use crate::lang::program::{Expr, RelId, Value};
-use crate::lang::value::CmpOp;
+use crate::lang::value::{CmpOp, WhereOp};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Index of a datafrog variable within a plan's store.
@@ -26,7 +26,7 @@ pub enum Lookup {
     /// A guard with `where`: a fact of the state known before the round
     /// whose spread column (see [`ProjectionSpec::spread`]) stands in the
     /// relation to the value.
-    StateWhere(GuardId, CmpOp, Value),
+    StateWhere(GuardId, WhereOp, Value),
 }
 
 /// A projection of a relation of the state that guards look facts up in:
@@ -210,7 +210,7 @@ pub enum Check {
         /// Values for the looked-up columns.
         key: Vec<CExpr>,
         /// The comparison of a guard's `where`, and what it compares with.
-        bound: Option<(CmpOp, CExpr)>,
+        bound: Option<(WhereOp, CExpr)>,
     },
 }
 

@@ -6,7 +6,7 @@
 //! ([`Checker::set_type`]).
 
 use super::{Checker, Scope};
-use crate::lang::ast::{self, AggFunc, BinOp, CmpOp, Span, Type, TypeFamily};
+use crate::lang::ast::{self, AggFunc, BinOp, CmpOp, Span, Type, TypeFamily, WhereOp};
 use crate::lang::diag::Diagnostic;
 use crate::lang::program::{
     Aggregate, Arg, Atom, CANDIDATE_VIEW, CellConstant, Expr, Literal, RelId,
@@ -277,7 +277,17 @@ impl Checker<'_> {
         };
         let (col, op, other) = match (column_of(&cond.left), column_of(&cond.right)) {
             (Some(c), None) => (c, cond.op, &cond.right),
-            (None, Some(c)) => (c, cond.op.flipped(), &cond.left),
+            (None, Some(c)) => match cond.op.flipped() {
+                Some(op) => (c, op, &cond.left),
+                None => {
+                    self.error(
+                    Diagnostic::new(cond.span, "`where X in S` asks whether the guard's column `X` is in the set `S`")
+                        .label("the guard's own variable is on the right")
+                        .help("put the variable of the guard's atom on the left and a set of the rule on the right, e.g. `unless filled(U, P) where P in T`"),
+                    );
+                    return None;
+                }
+            },
             _ => {
                 self.error(
                     Diagnostic::new(cond.span, "`where` must compare one new variable of the guard's atom with a variable of the rule")
@@ -300,7 +310,29 @@ impl Checker<'_> {
         let mut checked = self.body_atom(&plain, scope, extra, false)?;
         let v = scope.var(name, *span);
         let ty = self.relations[checked.rel].columns[col].1;
-        self.set_type(scope, v, ty, *span);
+        if op == WhereOp::In {
+            if ty.family() != TypeFamily::Number || ty == Type::Set {
+                self.error(
+                    Diagnostic::new(atom.args[col].span(), format!("`in` asks for a member of a set, and this column holds a {ty}"))
+                        .label(format!("a {ty}"))
+                        .help("`where X in S` needs a column of digits or numbers (`unless filled(U, P) where P in T`)"),
+                );
+                return None;
+            }
+            self.set_type(scope, v, Type::Set, *span);
+            if let Some((ty, _)) = scope.types[v]
+                && ty != Type::Set
+            {
+                self.error(
+                    Diagnostic::new(*span, "`in` needs a set on its right")
+                        .label(format!("a {ty}"))
+                        .help("compare with a set of the rule, bound by `digit_set(S, K)` or `S = set X : { ... }`"),
+                );
+                return None;
+            }
+        } else {
+            self.set_type(scope, v, ty, *span);
+        }
         checked.args[col] = Arg::Cmp(op, v);
         Some(checked)
     }

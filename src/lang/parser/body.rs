@@ -7,7 +7,7 @@
 use super::cursor::{PResult, Parser};
 use super::errors::count_in_arithmetic;
 use super::terms::Ctx;
-use crate::lang::ast::{AggFunc, Atom, CmpOp, GuardWhere, Literal};
+use crate::lang::ast::{AggFunc, Atom, CmpOp, GuardWhere, Literal, WhereOp};
 use crate::lang::diag::Diagnostic;
 use crate::lang::lexer::TokenKind;
 
@@ -237,12 +237,17 @@ impl Parser<'_> {
         }
         let start = self.bump();
         let left = self.expr(Ctx::Operand)?;
-        let Some(op) = cmp_op(self.kind()) else {
-            return Err(self.expected(
-                "a comparison after `where`",
-                "`where` compares a variable of the guard's atom with a variable of the rule, \
-                 e.g. `unless tint(D, B, S, _) where S < R`",
-            ));
+        let op = match cmp_op(self.kind()) {
+            Some(op) => WhereOp::Cmp(op),
+            None if self.is_ident(0, "in") => WhereOp::In,
+            None => {
+                return Err(self.expected(
+                    "a comparison or `in` after `where`",
+                    "`where` compares a variable of the guard's atom with a variable of the rule, \
+                     e.g. `unless tint(D, B, S, _) where S < R`, or asks whether it is in a set, \
+                     e.g. `unless filled(U, P) where P in T`",
+                ));
+            }
         };
         self.bump();
         let right = self.expr(Ctx::Operand)?;
