@@ -17,6 +17,7 @@ mod layers;
 mod library;
 mod limits;
 mod nothing_lost;
+mod pencil_marks;
 mod properties;
 mod rule_errors;
 mod search;

@@ -204,6 +204,24 @@ impl Solve<'_> {
         }
     }
 
+    /// Starts from a pencil-mark state: places `entered` and eliminates
+    /// `removed` (`(cell index, digit)` pairs), each fact's origin being
+    /// the input.
+    pub fn enter_marks(&mut self, entered: &[(usize, u8)], removed: &[(usize, u8)]) {
+        let n = self.geometry.n;
+        let tuples = |pairs: &[(usize, u8)]| -> Vec<_> {
+            pairs
+                .iter()
+                .map(|&(c, d)| flat(&[cell_value(c / n, c % n), d as Value]))
+                .collect()
+        };
+        let origin = FactOrigin::input(self.store.step);
+        self.store
+            .insert(self.engine.placed, &tuples(entered), origin);
+        self.store
+            .insert(self.engine.eliminated, &tuples(removed), origin);
+    }
+
     /// Places a digit as a guess.
     pub fn guess(&mut self, guess: Guess) {
         let n = self.geometry.n;

@@ -33,6 +33,10 @@ pub struct FactOrigin {
 /// The rule id of facts no rule derived: guesses and loaded facts.
 pub const NO_RULE: u32 = u32::MAX;
 
+/// The rule id of facts a pencil-mark state brings: digits placed and
+/// candidates removed in the input.
+pub const INPUT_RULE: u32 = u32::MAX - 1;
+
 impl FactOrigin {
     /// The origin of a fact no rule derived, arriving at `step`: a guess,
     /// a loaded fact, or one a store moves between its own variables
@@ -44,9 +48,29 @@ impl FactOrigin {
         }
     }
 
-    /// Whether no rule derived the fact (for a placed digit: a guess).
+    /// The origin of a fact the input states (a pencil-mark state's
+    /// placed digit or removed candidate), arriving at `step`.
+    pub fn input(step: u32) -> FactOrigin {
+        FactOrigin {
+            rule: INPUT_RULE,
+            step,
+        }
+    }
+
+    /// Whether no rule derived the fact: a guess, or what the input states.
     pub fn is_unruled(&self) -> bool {
+        self.rule >= INPUT_RULE
+    }
+
+    /// Whether the fact is a guess of the branching layer (no rule derived
+    /// it, and the input did not state it).
+    pub fn is_guess(&self) -> bool {
         self.rule == NO_RULE
+    }
+
+    /// Whether the input stated the fact (see [`FactOrigin::input`]).
+    pub fn is_input(&self) -> bool {
+        self.rule == INPUT_RULE
     }
 }
 

@@ -33,6 +33,7 @@ pub(crate) fn assemble(
         positions: syms.iter().map(|s| (s.line, s.col)).collect(),
         label,
         regions,
+        marks: None,
     };
     validate(&puzzle)?;
     Ok(puzzle)

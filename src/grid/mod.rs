@@ -49,6 +49,11 @@
 //! of a 16x16 grid if the next line (not counting comments and separator
 //! lines) also has 16 symbols, and a 4x4 puzzle if not.
 //!
+//! **Pencil-mark states.** A candidate line (`n` characters per cell, each
+//! a digit or `.`/`0`: 729 on 9x9) and a line of HoDoKu's library format
+//! (`:code:candidates:givens:deleted:...`) are read as a puzzle with
+//! [`Marks`]: its digits placed later and its removed candidates.
+//!
 //! **Errors.** Each bad puzzle gives one error, located at `file:line:column`
 //! and naming the cell (`r3c5`) where there is one; reading then continues
 //! with the next puzzle. Reported problems: a wrong line length, a symbol
@@ -60,6 +65,7 @@ mod geometry;
 mod inputs;
 mod layout;
 mod lines;
+mod marks;
 mod puzzle;
 mod reader;
 pub mod regions;
@@ -71,6 +77,7 @@ mod validate;
 
 pub use geometry::Geometry;
 pub use inputs::read_inputs;
+pub use marks::Marks;
 pub use puzzle::{Origin, Puzzle, PuzzleError};
 pub use reader::PuzzleReader;
 pub use render::{render_candidates, render_grid, render_jigsaw, render_line};

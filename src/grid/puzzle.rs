@@ -30,6 +30,9 @@ pub struct Puzzle {
     pub label: String,
     /// A jigsaw's region map, which replaces the boxes; `None` for regular boxes.
     pub regions: Option<super::regions::RegionMap>,
+    /// For a pencil-mark state, its digits placed later and its removed
+    /// candidates; `None` for a puzzle of givens only.
+    pub marks: Option<super::marks::Marks>,
 }
 
 /// A problem with one puzzle, or with a whole input that cannot be read,

@@ -10,6 +10,7 @@ use super::layout::{
     spaced_symbols,
 };
 use super::lines::{Line, LineFault, LineSource};
+use super::marks::{candidate_line_geometry, read_candidate_line, read_hodoku_line};
 use super::regions::{RegionMap, is_region_row, parse_region_map};
 use super::symbols::is_any_symbol;
 use super::{Geometry, Origin, Puzzle, PuzzleError};
@@ -351,7 +352,13 @@ impl<R: BufRead> PuzzleReader<R> {
 
     /// Reads a puzzle written on a single line (with an optional label).
     fn read_line_puzzle(&self, text: &str, number: usize) -> Result<Puzzle, PuzzleError> {
+        if text.trim_start().starts_with(':') {
+            return read_hodoku_line(text, number, self.origin(number));
+        }
         let (token, label) = first_token(text, number);
+        if let Some(g) = candidate_line_geometry(token.len()) {
+            return read_candidate_line(g, &token, self.origin(number), label);
+        }
         if let Some(g) = Geometry::from_cell_count(token.len()) {
             // A jigsaw's region map may follow the puzzle on its line.
             let (map, rest) = first_token(&label, number);

@@ -633,3 +633,100 @@ fn a_region_map_of_the_wrong_length_is_an_error_not_a_label() {
     );
     assert!(one(&format!("{E1} Easy")).regions.is_none());
 }
+
+/// A HoDoKu library line (locked candidates, `0100`), as in its regression
+/// library: givens with `+` before placed digits, then deleted candidates.
+const HODOKU: &str = ":0100:1:.+92....+365...3+697..3+6.+94...+2.58.1.+9+3+3.96.28.....9.32..+9+5+34+6..2..87+32+9..56+2....3.+9:811 515 715 538 761 595 795:193 198::";
+
+/// The candidate line of a 9x9 puzzle's givens: a given keeps its digit
+/// only, an empty cell every digit, except those in `removed`.
+fn candidate_line(cells: &[u8], removed: &[(usize, u8)]) -> String {
+    let mut out = String::new();
+    for (cell, &d) in cells.iter().enumerate() {
+        for k in 1..=9u8 {
+            let keep = if d == 0 {
+                !removed.contains(&(cell, k))
+            } else {
+                k == d
+            };
+            out.push(if keep { char::from(b'0' + k) } else { '.' });
+        }
+    }
+    out
+}
+
+#[test]
+fn a_candidate_line_is_a_pencil_mark_state() {
+    let cells: Vec<u8> = E1
+        .bytes()
+        .map(|b| if b == b'.' { 0 } else { b - b'0' })
+        .collect();
+    let line = candidate_line(&cells, &[(2, 7), (2, 9), (80, 1)]);
+    assert_eq!(line.len(), 729);
+    let p = one(&format!("{line} stuck here\n"));
+    assert_eq!(p.geometry.n, 9);
+    assert_eq!(p.label, "stuck here");
+    // A candidate line has no givens: every cell is open, with its marks.
+    assert!(p.cells.iter().all(|&d| d == 0));
+    let marks = p.marks.expect("marks");
+    assert_eq!(marks.removed[2], 1 << 7 | 1 << 9);
+    assert_eq!(marks.removed[80], 1 << 1);
+    // r1c1 holds the given 1: every other digit is removed.
+    assert_eq!(marks.removed[0], (2..=9).fold(0, |m, d| m | 1 << d));
+    assert_eq!(p.positions[1], (1, 10));
+}
+
+#[test]
+fn a_candidate_line_reports_a_cell_without_candidates_and_bad_characters() {
+    let mut line = candidate_line(&[0; 81], &[]);
+    line.replace_range(9 * 13..9 * 14, ".........");
+    let e = one_err(&line);
+    assert_eq!((e.line, e.column), (1, 9 * 13 + 1));
+    assert!(e.message.contains("r2c5 has no candidate left"), "{e}");
+    line.replace_range(9 * 13..9 * 14, "12345678x");
+    let e = one_err(&line);
+    assert_eq!(e.column, 9 * 14);
+    assert!(e.message.contains("'x' is no candidate of r2c5"), "{e}");
+}
+
+#[test]
+fn a_hodoku_line_keeps_givens_placed_digits_and_deleted_candidates() {
+    let p = one(&format!("{HODOKU}\n"));
+    assert_eq!(p.label, "0100");
+    let marks = p.marks.clone().expect("marks");
+    // `.+92`: r1c2 was placed (9), r1c3 is a given (2).
+    assert_eq!((p.cells[1], marks.entered[1]), (0, 9));
+    assert_eq!((p.cells[2], marks.entered[2]), (2, 0));
+    assert_eq!(p.positions[2], (1, 12));
+    // `811`: 8 deleted from r1c1; `595` and `795`: 5 and 7 from r9c5.
+    assert_eq!(marks.removed[0], 1 << 8);
+    assert_eq!(marks.removed[76], 1 << 5 | 1 << 7);
+    assert_eq!(marks.removed_candidates().len(), 7);
+    assert_eq!(marks.entered_digits().len(), 17);
+}
+
+#[test]
+fn a_hodoku_line_reports_impossible_states_where_they_are_written() {
+    // Deleting the digit a cell holds.
+    let bad = HODOKU.replace(":811 ", ":811 912 ");
+    let e = one_err(&bad);
+    assert!(e.message.contains("r1c2 holds 9"), "{e}");
+    assert_eq!(e.column, HODOKU.find(":811").unwrap() + 6);
+    // A malformed deleted candidate.
+    let e = one_err(&HODOKU.replace(":811 ", ":81 "));
+    assert!(e.message.contains("'81' is no deleted candidate"), "{e}");
+    // Every candidate of r1c1 deleted.
+    let all: Vec<String> = (1..=9)
+        .filter(|&d| d != 8)
+        .map(|d| format!("{d}11"))
+        .collect();
+    let e = one_err(&HODOKU.replace(":811 ", &format!(":811 {} ", all.join(" "))));
+    assert!(e.message.contains("r1c1 has no candidate left"), "{e}");
+    assert_eq!(e.column, 9);
+    // A placed digit that repeats a given.
+    let e = one_err(&HODOKU.replacen(".+92", "+292", 1));
+    assert!(e.message.contains('2'), "{e}");
+    // Too few fields, too few cells.
+    assert!(one_err(":0100:1:").message.contains("fewer fields"));
+    assert!(one_err(":0100:1:123::").message.contains("has 3 cells"));
+}

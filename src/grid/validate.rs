@@ -88,6 +88,7 @@ mod tests {
             },
             label: String::new(),
             regions: None,
+            marks: None,
         }
     }
 

@@ -26,7 +26,7 @@ impl Fact {
 
     /// Whether it was placed as a guess.
     pub fn is_guess(&self) -> bool {
-        self.origin.as_ref().is_some_and(FactOrigin::is_unruled)
+        self.origin.as_ref().is_some_and(FactOrigin::is_guess)
     }
 }
 
@@ -210,7 +210,8 @@ impl<'p> FactDb<'p> {
     pub fn origin_name(&self, fact: &Fact) -> String {
         match fact.origin {
             None => "static".to_string(),
-            Some(o) if o.rule == u32::MAX => "a guess".to_string(),
+            Some(o) if o.is_guess() => "a guess".to_string(),
+            Some(o) if o.is_input() => "the input".to_string(),
             Some(o) => self
                 .program
                 .rules

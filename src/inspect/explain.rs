@@ -13,6 +13,12 @@ use serde_json::{Value as Json, json};
 pub enum NodeKind {
     /// A clue of the puzzle (or a fact derived from clues and geometry only).
     Given,
+    /// Stated by a pencil-mark input before the solve: a digit placed
+    /// (`placed`), or else a candidate removed.
+    Input {
+        /// Whether the fact is a placed digit.
+        placed: bool,
+    },
     /// A guess of the branching layer, at this depth (the guesses are
     /// described once, by [`render_guesses`]).
     Guess(usize),
@@ -83,6 +89,11 @@ fn node(
     };
     if fact.is_guess() {
         return leaf(NodeKind::Guess(db.branch_depth(origin.step)));
+    }
+    if origin.is_input() {
+        return leaf(NodeKind::Input {
+            placed: rel == db.program.builtin(Builtin::Placed),
+        });
     }
     let first_time = seen.insert((rel, values.to_vec()));
     let Some(rule) = db.program.rules.get(origin.rule as usize) else {
@@ -311,6 +322,8 @@ fn render_into(node: &Node, indent: usize, out: &mut String) {
     let pad = "  ".repeat(indent);
     let what = match &node.kind {
         NodeKind::Given => "a given".to_string(),
+        NodeKind::Input { placed: true } => "placed in the input".to_string(),
+        NodeKind::Input { placed: false } => "removed in the input".to_string(),
         NodeKind::Guess(d) => format!("guess {d} (see the guesses above)"),
         NodeKind::Derived {
             rule,
@@ -346,6 +359,7 @@ pub fn to_json(node: &Node) -> Json {
     let mut o = json!({ "fact": node.fact });
     match &node.kind {
         NodeKind::Given => o["kind"] = "given".into(),
+        NodeKind::Input { .. } => o["kind"] = "input".into(),
         NodeKind::Guess(d) => {
             o["kind"] = "guess".into();
             o["depth"] = (*d).into();

@@ -101,7 +101,11 @@ pub fn solve_keeping<'e>(
     let mut stack: Vec<Pending> = Vec::new();
     let regions = puzzle.regions.as_deref();
     let deadline = options.timeout.map(|t| started + t);
-    let mut current = Some(engine.start_until(puzzle.geometry, regions, &puzzle.cells, deadline));
+    let mut root = engine.start_until(puzzle.geometry, regions, &puzzle.cells, deadline);
+    if let Some(marks) = &puzzle.marks {
+        root.enter_marks(&marks.entered_digits(), &marks.removed_candidates());
+    }
+    let mut current = Some(root);
     loop {
         if let Some(mut solve) = current.take() {
             let since = solve.steps();

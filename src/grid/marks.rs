@@ -1,0 +1,269 @@
+//! Pencil-mark states: a puzzle read with more than its givens, as players
+//! and solvers exchange a position where they are stuck. Two one-line
+//! formats are read here: the candidate line (sukaku style, `n` characters
+//! per cell, the digit at its own place or `.`/`0`) and a line of HoDoKu's
+//! regression library (`:code:candidates:givens:deleted:...`, with `+`
+//! before a digit placed later rather than given).
+
+use super::layout::Sym;
+use super::symbols::Symbol;
+use super::{Geometry, Origin, Puzzle, PuzzleError, validate};
+
+/// What a pencil-mark state says beyond its givens. The engine starts the
+/// fixpoint with these digits placed and these candidates eliminated, each
+/// fact's origin being the input.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// Per cell (row-major), a digit placed in the input that is not a
+    /// given (HoDoKu's `+`; some uniqueness techniques tell them apart), or
+    /// 0.
+    pub entered: Vec<u8>,
+    /// Per cell, the candidates the input removed (bit `d` for digit `d`).
+    pub removed: Vec<u32>,
+}
+
+impl Marks {
+    /// `(cell, digit)` of every digit placed in the input.
+    pub fn entered_digits(&self) -> Vec<(usize, u8)> {
+        (self.entered.iter().enumerate())
+            .filter(|&(_, &d)| d != 0)
+            .map(|(c, &d)| (c, d))
+            .collect()
+    }
+
+    /// `(cell, digit)` of every candidate removed in the input, cells in
+    /// order, digits ascending.
+    pub fn removed_candidates(&self) -> Vec<(usize, u8)> {
+        (self.removed.iter().enumerate())
+            .flat_map(|(c, &m)| {
+                (1..32u8)
+                    .filter(move |&d| m & (1 << d) != 0)
+                    .map(move |d| (c, d))
+            })
+            .collect()
+    }
+}
+
+/// The lengths of a candidate line: `n` characters for each of `n * n`
+/// cells.
+pub(crate) fn candidate_line_geometry(len: usize) -> Option<Geometry> {
+    [4, 9, 16, 25]
+        .into_iter()
+        .find(|&n| n * n * n == len)
+        .and_then(Geometry::from_side)
+}
+
+/// Reads a candidate line (`token`, `n * n * n` symbols): for each cell, `n`
+/// characters, each a digit (a candidate) or `.`/`0` (none). A cell left
+/// with no candidate is an error at its first character.
+pub(crate) fn read_candidate_line(
+    g: Geometry,
+    token: &[Sym],
+    origin: Origin,
+    label: String,
+) -> Result<Puzzle, PuzzleError> {
+    let n = g.n;
+    let all: u32 = (1..=n).fold(0, |m, d| m | 1 << d);
+    let mut removed = Vec::with_capacity(g.cell_count());
+    for (cell, chunk) in token.chunks(n).enumerate() {
+        let mut left = 0u32;
+        for s in chunk {
+            match g.classify_symbol(s.ch) {
+                Symbol::Digit(d) => left |= 1 << d,
+                Symbol::Empty => {}
+                Symbol::Invalid => {
+                    return Err(PuzzleError::new(
+                        &origin.file,
+                        s.line,
+                        s.col,
+                        format!(
+                            "'{}' is no candidate of {} in a {} candidate line: each cell is {n} \
+                             characters, each a digit or '.'",
+                            s.ch,
+                            g.cell_name(cell),
+                            g.label()
+                        ),
+                    ));
+                }
+            }
+        }
+        if left == 0 {
+            return Err(no_candidate(&origin, chunk[0], &g.cell_name(cell)));
+        }
+        removed.push(all & !left);
+    }
+    let positions = token.chunks(n).map(|c| (c[0].line, c[0].col)).collect();
+    Ok(Puzzle {
+        geometry: g,
+        cells: vec![0; g.cell_count()],
+        origin,
+        positions,
+        label,
+        regions: None,
+        marks: Some(Marks {
+            entered: vec![0; g.cell_count()],
+            removed,
+        }),
+    })
+}
+
+fn no_candidate(origin: &Origin, at: Sym, cell: &str) -> PuzzleError {
+    PuzzleError::new(
+        &origin.file,
+        at.line,
+        at.col,
+        format!(
+            "{cell} has no candidate left: this pencil-mark state is impossible; restore at least one candidate of {cell}"
+        ),
+    )
+}
+
+/// Reads a line of HoDoKu's library format,
+/// `:code:candidates:givens:deleted:eliminations:placements:extra` (9x9):
+/// the givens (81 symbols, `+` before a digit placed later), then the
+/// candidates deleted since, as `digit row column` triples separated by
+/// spaces. The label is the technique's code. The rest of the line (what
+/// the technique should find) is left to whoever reads the label.
+pub(crate) fn read_hodoku_line(
+    text: &str,
+    line: usize,
+    origin: Origin,
+) -> Result<Puzzle, PuzzleError> {
+    let g = Geometry { box_size: 3, n: 9 };
+    let err = |col: usize, message: String| PuzzleError::new(&origin.file, line, col, message);
+    // Each field with the 1-based column of its first character.
+    let start = text.len() - text.trim_start().len();
+    let mut fields: Vec<(usize, &str)> = Vec::new();
+    let mut col = text[..start].chars().count() + 2;
+    for f in text.trim_start()[1..].split(':') {
+        fields.push((col, f));
+        col += f.chars().count() + 1;
+    }
+    if fields.len() < 4 {
+        return Err(err(
+            1,
+            "a HoDoKu library line needs at least `:code:candidates:givens:deleted:`; \
+             this one has fewer fields"
+                .to_string(),
+        ));
+    }
+    let code = fields[0].1.trim().to_string();
+    let (gcol, givens) = fields[2];
+    let mut cells = Vec::with_capacity(81);
+    let mut entered = Vec::with_capacity(81);
+    let mut positions = Vec::with_capacity(81);
+    let mut plus = false;
+    for (i, ch) in givens.chars().enumerate() {
+        let at = gcol + i;
+        if ch == '+' {
+            plus = true;
+            continue;
+        }
+        if cells.len() == 81 {
+            return Err(err(
+                at,
+                "the givens field has more than 81 cells".to_string(),
+            ));
+        }
+        let cell = cells.len();
+        let d = match g.classify_symbol(ch) {
+            Symbol::Digit(d) => d,
+            Symbol::Empty if !plus => 0,
+            _ => {
+                return Err(err(
+                    at,
+                    format!(
+                        "'{ch}' is no digit of {}: the givens field holds digits, '.' or '0' \
+                         for an empty cell, and '+' before a digit placed later",
+                        g.cell_name(cell)
+                    ),
+                ));
+            }
+        };
+        if std::mem::take(&mut plus) {
+            cells.push(0);
+            entered.push(d);
+        } else {
+            cells.push(d);
+            entered.push(0);
+        }
+        positions.push((line, at));
+    }
+    if cells.len() != 81 {
+        return Err(err(
+            gcol,
+            format!(
+                "the givens field has {} cells; a HoDoKu line needs 81 (9x9)",
+                cells.len()
+            ),
+        ));
+    }
+    let mut removed = vec![0u32; 81];
+    let (dcol, deleted) = fields[3];
+    let mut offset = 0;
+    for word in deleted.split(' ') {
+        let at = dcol + offset;
+        offset += word.chars().count() + 1;
+        if word.is_empty() {
+            continue;
+        }
+        let digits: Vec<u32> = word.chars().filter_map(|c| c.to_digit(10)).collect();
+        if word.chars().count() != 3 || digits.len() != 3 || digits.contains(&0) {
+            return Err(err(
+                at,
+                format!(
+                    "'{word}' is no deleted candidate: write digit, row and column, \
+                     such as 829 for 8 in r2c9"
+                ),
+            ));
+        }
+        let (d, r, c) = (digits[0] as u8, digits[1] as usize, digits[2] as usize);
+        let cell = g.cell_at(r - 1, c - 1);
+        let holds = cells[cell].max(entered[cell]);
+        if holds == d {
+            return Err(err(
+                at,
+                format!(
+                    "r{r}c{c} holds {d}, and this line deletes its candidate {d}: \
+                     the state is impossible; drop {word} from the deleted candidates"
+                ),
+            ));
+        }
+        removed[cell] |= 1 << d;
+    }
+    let puzzle = Puzzle {
+        geometry: g,
+        cells,
+        origin,
+        positions,
+        label: code,
+        regions: None,
+        marks: Some(Marks { entered, removed }),
+    };
+    check_state(&puzzle)?;
+    Ok(puzzle)
+}
+
+/// Checks a pencil-mark state as a whole: the givens and the digits placed
+/// in the input repeat no digit in a unit, and every open cell keeps a
+/// candidate.
+pub(crate) fn check_state(p: &Puzzle) -> Result<(), PuzzleError> {
+    let Some(marks) = &p.marks else {
+        return validate(p);
+    };
+    let mut all = p.clone();
+    for (c, d) in marks.entered_digits() {
+        all.cells[c] = d;
+    }
+    validate(&all)?;
+    let n = p.geometry.n;
+    let every: u32 = (1..=n).fold(0, |m, d| m | 1 << d);
+    for (cell, &removed) in marks.removed.iter().enumerate() {
+        if all.cells[cell] == 0 && removed & every == every {
+            let (line, col) = p.positions[cell];
+            let at = Sym { ch: ' ', line, col };
+            return Err(no_candidate(&p.origin, at, &p.geometry.cell_name(cell)));
+        }
+    }
+    Ok(())
+}
