@@ -15,7 +15,7 @@
 
 use super::tuple::{Key, Tuple};
 use crate::lang::program::Value;
-use crate::lang::value::{MAX_SET_MEMBER, WhereOp};
+use crate::lang::value::{WhereOp, singleton};
 use datafrog::Relation;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -304,34 +304,29 @@ impl Var {
         op: WhereOp,
         value: Value,
     ) -> bool {
-        let Some((_, values)) = self
-            .projections
+        self.spread_values(projection, t)
+            .iter()
+            .any(|&(x, s)| s < step && op.holds(x, value))
+    }
+
+    /// The values of a projection's spread column for the projected tuple
+    /// `t`, each with the round it arrived in (none without a spread).
+    fn spread_values(&self, projection: usize, t: &Tuple) -> &[(Value, u32)] {
+        self.projections
             .get(projection)
             .and_then(|p| p.spread.as_ref())
-        else {
-            return false;
-        };
-        values
-            .get(&Key(*t))
-            .is_some_and(|vs| vs.iter().any(|&(x, s)| s < step && op.holds(x, value)))
+            .and_then(|(_, values)| values.get(&Key(*t)))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// The numbers of the projection's spread column known before round
     /// `step` for the projected tuple `t`, as a set (a bitmask of the
     /// members `1..=MAX_SET_MEMBER`): what a guard's `where X in S` meets.
     pub fn members_known_before(&self, projection: usize, t: &Tuple, step: u32) -> Value {
-        let Some((_, values)) = self
-            .projections
-            .get(projection)
-            .and_then(|p| p.spread.as_ref())
-        else {
-            return 0;
-        };
-        values.get(&Key(*t)).map_or(0, |vs| {
-            vs.iter()
-                .filter(|&&(x, s)| s < step && (1..=MAX_SET_MEMBER as Value).contains(&x))
-                .fold(0, |m, &(x, _)| m | 1 << x)
-        })
+        self.spread_values(projection, t)
+            .iter()
+            .filter(|&&(_, s)| s < step)
+            .fold(0, |m, &(x, _)| m | singleton(x))
     }
 
     /// Where a fact came from, if it is known.

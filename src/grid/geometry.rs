@@ -43,6 +43,11 @@ impl Geometry {
         })
     }
 
+    /// The digits `1..=n` as a set: bit `d` for digit `d`.
+    pub fn digit_mask(&self) -> u32 {
+        (1..=self.n).fold(0, |m, d| m | 1 << d)
+    }
+
     /// Number of cells in the grid (`n * n`).
     pub fn cell_count(&self) -> usize {
         self.n * self.n

@@ -47,10 +47,7 @@ impl Marks {
 /// The lengths of a candidate line: `n` characters for each of `n * n`
 /// cells.
 pub(crate) fn candidate_line_geometry(len: usize) -> Option<Geometry> {
-    [4, 9, 16, 25]
-        .into_iter()
-        .find(|&n| n * n * n == len)
-        .and_then(Geometry::from_side)
+    Geometry::all().find(|g| g.n.pow(3) == len)
 }
 
 /// Reads a candidate line (`token`, `n * n * n` symbols): for each cell, `n`
@@ -63,7 +60,7 @@ pub(crate) fn read_candidate_line(
     label: String,
 ) -> Result<Puzzle, PuzzleError> {
     let n = g.n;
-    let all: u32 = (1..=n).fold(0, |m, d| m | 1 << d);
+    let all = g.digit_mask();
     let mut removed = Vec::with_capacity(g.cell_count());
     for (cell, chunk) in token.chunks(n).enumerate() {
         let mut left = 0u32;
@@ -189,6 +186,12 @@ pub(crate) fn read_hodoku_line(
         }
         positions.push((line, at));
     }
+    if plus {
+        return Err(err(
+            gcol + givens.chars().count() - 1,
+            "a '+' ends the givens field: it must come before the digit placed later".to_string(),
+        ));
+    }
     if cells.len() != 81 {
         return Err(err(
             gcol,
@@ -256,8 +259,7 @@ pub(crate) fn check_state(p: &Puzzle) -> Result<(), PuzzleError> {
         all.cells[c] = d;
     }
     validate(&all)?;
-    let n = p.geometry.n;
-    let every: u32 = (1..=n).fold(0, |m, d| m | 1 << d);
+    let every = p.geometry.digit_mask();
     for (cell, &removed) in marks.removed.iter().enumerate() {
         if all.cells[cell] == 0 && removed & every == every {
             let (line, col) = p.positions[cell];

@@ -726,6 +726,10 @@ fn a_hodoku_line_reports_impossible_states_where_they_are_written() {
     // A placed digit that repeats a given.
     let e = one_err(&HODOKU.replacen(".+92", "+292", 1));
     assert!(e.message.contains('2'), "{e}");
+    // A '+' with no digit after it.
+    let e = one_err(&HODOKU.replacen("3.+9:811", "3.9+:811", 1));
+    assert!(e.message.contains("a '+' ends the givens field"), "{e}");
+    assert_eq!(e.column, HODOKU.find(":811").unwrap());
     // Too few fields, too few cells.
     assert!(one_err(":0100:1:").message.contains("fewer fields"));
     assert!(one_err(":0100:1:123::").message.contains("has 3 cells"));

@@ -135,9 +135,19 @@ impl fmt::Display for WhereOp {
     }
 }
 
-/// Whether the set `set` (a bitmask, see [`MAX_SET_MEMBER`]) holds `x`.
+/// The set holding just `x` (a bitmask, see [`MAX_SET_MEMBER`]); empty
+/// for a number no set can hold.
+pub fn singleton(x: Value) -> Value {
+    if (1..=MAX_SET_MEMBER as Value).contains(&x) {
+        1 << x
+    } else {
+        0
+    }
+}
+
+/// Whether the set `set` holds `x`.
 pub fn set_has(set: Value, x: Value) -> bool {
-    (1..=MAX_SET_MEMBER as Value).contains(&x) && set & (1 << x) != 0
+    set & singleton(x) != 0
 }
 
 /// A column type in a declaration.
