@@ -194,7 +194,7 @@ impl Solve<'_> {
     }
 
     /// A copy that continues independently (call at a fixpoint).
-    pub fn fork(&self) -> Self {
+    pub fn fork(&mut self) -> Self {
         Solve {
             engine: self.engine,
             geometry: self.geometry,

@@ -20,6 +20,7 @@ mod compile;
 mod counts;
 pub mod facts;
 pub mod ir;
+mod layered;
 mod memo;
 mod needs;
 mod ops;

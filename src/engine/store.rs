@@ -178,9 +178,9 @@ impl Store {
 
     /// A copy of this store that evolves independently (a branch). Only
     /// valid at a fixpoint, when no tuple is waiting to be merged.
-    pub fn fork(&self, plan: &Plan) -> Store {
+    pub fn fork(&mut self, plan: &Plan) -> Store {
         Store {
-            vars: self.vars.clone(),
+            vars: self.vars.iter_mut().map(Var::fork).collect(),
             counters: self.counters.clone(),
             finalized: self.finalized.clone(),
             finalized_groups: self.finalized_groups.clone(),

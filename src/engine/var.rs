@@ -7,17 +7,17 @@
 //! pays for itself: every fact is kept in a hash map together with where it
 //! came from. That map is the deduplication (a fact derived again is
 //! dropped on arrival, with no sorting or merging against older batches)
-//! and the provenance at once, and copying it is a flat copy when a branch
-//! forks. Only a variable that a merge join reads keeps its facts as
-//! sorted batches too, because datafrog's `from_join` walks them in order;
+//! and the provenance at once, and a fork shares it (a [`LayeredMap`]).
+//! Only a variable that a merge join reads keeps its facts as sorted
+//! batches too, because datafrog's `from_join` walks them in order;
 //! and a variable whose facts are new by construction and only ever read
 //! as they arrive (tier copies, reached groups) keeps none at all.
 
+use super::layered::{LayerValue, LayeredMap};
 use super::tuple::{Key, Tuple};
 use crate::lang::program::Value;
 use crate::lang::value::{WhereOp, singleton};
 use datafrog::Relation;
-use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 /// Where a fact came from: the rule that first derived it and the round
@@ -36,6 +36,11 @@ pub const NO_RULE: u32 = u32::MAX;
 /// The rule id of facts a pencil-mark state brings: digits placed and
 /// candidates removed in the input.
 pub const INPUT_RULE: u32 = u32::MAX - 1;
+
+/// A fact is in one layer only, and its first origin stands.
+impl LayerValue for FactOrigin {
+    fn absorb(&mut self, _newer: &Self) {}
+}
 
 impl FactOrigin {
     /// The origin of a fact no rule derived, arriving at `step`: a guess,
@@ -90,7 +95,7 @@ pub enum Keep {
 pub struct Var {
     /// Every fact (stable, recent and pending) with its origin, unless
     /// `keep` is [`Keep::Count`].
-    facts: FxHashMap<Key, FactOrigin>,
+    facts: LayeredMap<Key, FactOrigin>,
     /// How many facts arrived, for [`Keep::Count`].
     arrived: usize,
     /// The stable facts as sorted batches (geometrically merged, as
@@ -110,10 +115,9 @@ pub struct Var {
 /// placed(C, _)` asks whether any fact with that cell is known), kept up
 /// to date as facts arrive so that a projected tuple is known from the
 /// same step as the first fact behind it.
-#[derive(Clone)]
 struct Projection {
     cols: Vec<usize>,
-    first_step: FxHashMap<Key, u32>,
+    first_step: LayeredMap<Key, u32>,
     /// For a guard with `where`: the column it compares, and per projected
     /// tuple that column's values, each with the round it arrived in.
     spread: Option<(usize, SpreadValues)>,
@@ -121,26 +125,15 @@ struct Projection {
 
 /// Per projected tuple, the values of a guard's compared column, each with
 /// the round it arrived in.
-type SpreadValues = FxHashMap<Key, Vec<(Value, u32)>>;
+/// (Values arrive per layer: a fork adds to its own layer's list.)
+type SpreadValues = LayeredMap<Key, Vec<(Value, u32)>>;
 
-impl Clone for Var {
-    /// A copy (for a fork) that shares the stable batches, which never
-    /// change once made, and whose buffer for this round's facts starts
-    /// with room for a small batch (a fork's rounds derive about as much
-    /// as its parent's did, but a deep search keeps many forks at once).
-    fn clone(&self) -> Var {
-        let mut pending = Vec::with_capacity(self.pending.capacity().min(RESERVE_BATCH));
-        pending.extend_from_slice(&self.pending);
-        Var {
-            facts: self.facts.clone(),
-            arrived: self.arrived,
-            stable: self.stable.clone(),
-            recent: Relation {
-                elements: self.recent.elements.clone(),
-            },
-            pending,
-            keep: self.keep,
-            projections: self.projections.clone(),
+impl Projection {
+    fn fork(&mut self) -> Projection {
+        Projection {
+            cols: self.cols.clone(),
+            first_step: self.first_step.fork(),
+            spread: self.spread.as_mut().map(|(c, values)| (*c, values.fork())),
         }
     }
 }
@@ -150,10 +143,31 @@ impl Clone for Var {
 const RESERVE_BATCH: usize = 1024;
 
 impl Var {
+    /// A copy (for a fork) that shares the facts known so far (see
+    /// [`LayeredMap::fork`]) and the stable batches, neither of which ever
+    /// changes, and whose buffer for this round's facts starts with room
+    /// for a small batch (a fork's rounds derive about as much as its
+    /// parent's did, but a deep search keeps many forks at once).
+    pub fn fork(&mut self) -> Var {
+        let mut pending = Vec::with_capacity(self.pending.capacity().min(RESERVE_BATCH));
+        pending.extend_from_slice(&self.pending);
+        Var {
+            facts: self.facts.fork(),
+            arrived: self.arrived,
+            stable: self.stable.clone(),
+            recent: Relation {
+                elements: self.recent.elements.clone(),
+            },
+            pending,
+            keep: self.keep,
+            projections: self.projections.iter_mut().map(Projection::fork).collect(),
+        }
+    }
+
     /// An empty variable keeping what `keep` says.
     pub fn new(keep: Keep) -> Var {
         Var {
-            facts: FxHashMap::default(),
+            facts: LayeredMap::default(),
             arrived: 0,
             stable: Vec::new(),
             recent: Relation {
@@ -174,8 +188,8 @@ impl Var {
     pub fn add_projection(&mut self, cols: &[usize], spread: Option<usize>) {
         self.projections.push(Projection {
             cols: cols.to_vec(),
-            first_step: FxHashMap::default(),
-            spread: spread.map(|c| (c, FxHashMap::default())),
+            first_step: LayeredMap::default(),
+            spread: spread.map(|c| (c, LayeredMap::default())),
         });
     }
 
@@ -197,8 +211,7 @@ impl Var {
             self.pending.reserve(tuples.len());
         }
         for &t in tuples {
-            if let std::collections::hash_map::Entry::Vacant(e) = self.facts.entry(Key(t)) {
-                e.insert(origin);
+            if self.facts.insert_new(Key(t), origin) {
                 self.pending.push(t);
             }
         }
@@ -208,13 +221,10 @@ impl Var {
                 for (i, &c) in p.cols.iter().enumerate() {
                     super::tuple::set_slot(&mut key, i, super::tuple::slot(t, c));
                 }
-                p.first_step.entry(Key(key)).or_insert(origin.step);
+                p.first_step.insert_new(Key(key), origin.step);
                 if let Some((c, values)) = &mut p.spread {
                     let value = super::tuple::slot(t, *c);
-                    values
-                        .entry(Key(key))
-                        .or_default()
-                        .push((value, origin.step));
+                    values.own_entry(Key(key)).push((value, origin.step));
                 }
             }
         }
@@ -305,18 +315,18 @@ impl Var {
         value: Value,
     ) -> bool {
         self.spread_values(projection, t)
-            .iter()
             .any(|&(x, s)| s < step && op.holds(x, value))
     }
 
     /// The values of a projection's spread column for the projected tuple
     /// `t`, each with the round it arrived in (none without a spread).
-    fn spread_values(&self, projection: usize, t: &Tuple) -> &[(Value, u32)] {
+    fn spread_values(&self, projection: usize, t: &Tuple) -> impl Iterator<Item = &(Value, u32)> {
+        let key = Key(*t);
         self.projections
             .get(projection)
             .and_then(|p| p.spread.as_ref())
-            .and_then(|(_, values)| values.get(&Key(*t)))
-            .map_or(&[], Vec::as_slice)
+            .into_iter()
+            .flat_map(move |(_, values)| values.get_all(key).flatten())
     }
 
     /// The numbers of the projection's spread column known before round
@@ -324,7 +334,6 @@ impl Var {
     /// members `1..=MAX_SET_MEMBER`): what a guard's `where X in S` meets.
     pub fn members_known_before(&self, projection: usize, t: &Tuple, step: u32) -> Value {
         self.spread_values(projection, t)
-            .iter()
             .filter(|&&(_, s)| s < step)
             .fold(0, |m, &(x, _)| m | singleton(x))
     }
