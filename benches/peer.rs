@@ -7,6 +7,9 @@
 //! 3. + naked and hidden subsets (pairs, triples, quads);
 //! 4. + basic fish (X-wing, swordfish, jellyfish).
 //!
+//! 5. guessing: sudolog's default `solve` (its default tiers, then search)
+//!    beside the peer's backtracking solver (`Sudoku::some_solution`, which stops at the first solution as sudolog does).
+//!
 //! For each set it prints how many puzzles each solver solves by its rules
 //! alone, and the median and mean time per puzzle of each (one thread; each
 //! puzzle timed on its own, the best of a few runs), with the ratio
@@ -32,7 +35,7 @@ use sudoku::strategy::{Strategy, StrategySolver};
 use sudolog::engine::Engine;
 use sudolog::grid::{Puzzle, read_inputs};
 use sudolog::lang::library::RuleSources;
-use sudolog::solve::{Verdict, solve_logic};
+use sudolog::solve::{Solver, Verdict, solve_logic};
 
 /// The default input, relative to the crate root.
 const DEFAULT_PUZZLES: &str = "tests/data/techniques/sample.txt";
@@ -225,19 +228,47 @@ struct Row {
 
 fn run_set(set: &TechniqueSet, puzzles: &[(Puzzle, Sudoku)]) -> Row {
     let engine = engine(set);
-    let mut ours = Vec::with_capacity(puzzles.len());
-    let mut theirs = Vec::with_capacity(puzzles.len());
-    let (mut solved_ours, mut solved_theirs, mut differ) = (0, 0, 0);
-    for (puzzle, peer) in puzzles {
-        let (t, outcome) = best_of(|| solve_logic(&engine, puzzle));
-        ours.push(t);
-        // The solved grid, or `None` where the strategies stall.
-        let (t, result) = best_of(|| {
+    compare(
+        set.label,
+        puzzles,
+        |puzzle| solve_logic(&engine, puzzle),
+        |peer| {
+            // The solved grid, or `None` where the strategies stall.
             StrategySolver::from_sudoku(*peer)
                 .solve(set.peer)
                 .ok()
                 .map(|(grid, _)| grid.to_bytes())
-        });
+        },
+    )
+}
+
+/// Both solvers with guessing: sudolog's default solve, the peer's
+/// backtracking.
+fn run_guessing(puzzles: &[(Puzzle, Sudoku)]) -> Row {
+    let solver = Solver::new().unwrap_or_else(|e| panic!("the standard library loads: {e}"));
+    compare(
+        "guessing",
+        puzzles,
+        |puzzle| solver.solve(puzzle),
+        |peer| peer.some_solution().map(|grid| grid.to_bytes()),
+    )
+}
+
+/// Times both solvers on every puzzle: `ours` gives sudolog's outcome,
+/// `theirs` the peer's solved grid or `None`.
+fn compare(
+    label: &'static str,
+    puzzles: &[(Puzzle, Sudoku)],
+    ours_solve: impl Fn(&Puzzle) -> sudolog::solve::Outcome,
+    theirs_solve: impl Fn(&Sudoku) -> Option<[u8; 81]>,
+) -> Row {
+    let mut ours = Vec::with_capacity(puzzles.len());
+    let mut theirs = Vec::with_capacity(puzzles.len());
+    let (mut solved_ours, mut solved_theirs, mut differ) = (0, 0, 0);
+    for (puzzle, peer) in puzzles {
+        let (t, outcome) = best_of(|| ours_solve(puzzle));
+        ours.push(t);
+        let (t, result) = best_of(|| theirs_solve(peer));
         theirs.push(t);
         let ok_ours = outcome.verdict == Verdict::Solved;
         let ok_theirs = result.is_some();
@@ -252,7 +283,7 @@ fn run_set(set: &TechniqueSet, puzzles: &[(Puzzle, Sudoku)]) -> Row {
     let (m_ours, a_ours) = median_mean(&mut ours);
     let (m_theirs, a_theirs) = median_mean(&mut theirs);
     Row {
-        label: set.label,
+        label,
         puzzles: puzzles.len(),
         solved: (solved_ours, solved_theirs),
         differ,
@@ -295,23 +326,31 @@ fn main() {
     for set in &SETS {
         let r = run_set(set, &puzzles);
         differ += r.differ;
-        println!(
-            "{:<10} {:>7} | {:>7} {:>7} | {:>9.1} {:>9.1} {:>6.1} | {:>9.1} {:>9.1} {:>6.1}",
-            r.label,
-            r.puzzles,
-            r.solved.0,
-            r.solved.1,
-            r.median.0,
-            r.median.1,
-            r.median.0 / r.median.1,
-            r.mean.0,
-            r.mean.1,
-            r.mean.0 / r.mean.1,
-        );
+        print_row(&r);
     }
+    let r = run_guessing(&puzzles);
+    differ += r.differ;
+    print_row(&r);
     println!();
-    println!("sudoku = the sudoku crate's StrategySolver; ratio = sudolog / sudoku");
+    println!("sudoku = the sudoku crate's StrategySolver (its backtracking solver for guessing);");
+    println!("ratio = sudolog / sudoku");
     if differ > 0 {
         println!("WARNING: {differ} puzzle(s) solved by both to different grids");
     }
+}
+
+fn print_row(r: &Row) {
+    println!(
+        "{:<10} {:>7} | {:>7} {:>7} | {:>9.1} {:>9.1} {:>6.1} | {:>9.1} {:>9.1} {:>6.1}",
+        r.label,
+        r.puzzles,
+        r.solved.0,
+        r.solved.1,
+        r.median.0,
+        r.median.1,
+        r.median.0 / r.median.1,
+        r.mean.0,
+        r.mean.1,
+        r.mean.0 / r.mean.1,
+    );
 }
