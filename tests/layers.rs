@@ -141,7 +141,9 @@ fn the_search_produces_data_not_text() {
 
 #[test]
 fn only_the_commands_know_the_command_line() {
-    for layer in ["grid", "lang", "engine", "solve", "report", "inspect"] {
+    for layer in [
+        "grid", "lang", "engine", "solve", "report", "inspect", "reglib",
+    ] {
         assert_none(
             &format!("`{layer}` does not import `cli`"),
             violations(layer, &["crate::cli"]),
@@ -155,7 +157,7 @@ fn only_the_commands_print() {
     // decide what reaches standard output and standard error.
     let printing = ["println!", "eprintln!", "print!(", "eprint!(", "dbg!("];
     for layer in [
-        "grid", "lang", "engine", "solve", "report", "inspect", "batch",
+        "grid", "lang", "engine", "solve", "report", "inspect", "batch", "reglib",
     ] {
         let found: Vec<String> = violations(layer, &printing)
             .into_iter()

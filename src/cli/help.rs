@@ -87,6 +87,28 @@ Exit codes:
   1  some puzzle has no grade: no solution, several solutions, or cut short by a limit
   2  invalid input: a bad puzzle or unreadable file, bad rules, bad arguments";
 
+/// After `sudolog hint --help`.
+pub const HINT: &str = "Examples:
+  sudolog hint stuck.txt                     the easiest step in each puzzle or pencil-mark state
+  sudolog hint --technique fish stuck.txt    the fish there, if any
+  sudolog hint --puzzle 3 --format json p.txt
+
+Exit codes:
+  0  a step was found for every puzzle (or its grid is full)
+  1  some puzzle has no step: no technique applies, the state is impossible, or a limit stopped it
+  2  invalid input: a bad puzzle or unreadable file, bad rules, an unknown technique, bad arguments";
+
+/// After `sudolog reglib --help`.
+pub const REGLIB: &str = "Examples:
+  sudolog reglib tests/data/hodoku/reglib.txt              the table per code and per technique
+  sudolog reglib --failures tests/data/hodoku/reglib.txt   and every failed case, with what went wrong
+  sudolog reglib --rules-add er.dl --map 0402=empty_rectangle tests/data/hodoku/reglib.txt
+
+Exit codes:
+  0  every covered case passed
+  1  some case failed (missed an expected deduction, made a wrong one, or found something in a fail case)
+  2  invalid input: an unreadable file or case, bad rules, a map to an unknown technique, bad arguments";
+
 /// After `sudolog verify-rules --help`.
 pub const VERIFY: &str = "Examples:
   sudolog verify-rules --against puzzles.txt --solutions solutions.txt

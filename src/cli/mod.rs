@@ -34,10 +34,12 @@ mod check;
 mod docs;
 mod grade;
 mod help;
+mod hint;
 mod inspect;
 mod interrupt;
 mod outside;
 mod progress;
+mod reglib;
 mod rules;
 mod solve;
 pub mod stderr;
@@ -97,6 +99,15 @@ pub enum Command {
     /// the puzzle, the fact and its derivation.
     #[command(after_help = help::VERIFY)]
     VerifyRules(verify::VerifyArgs),
+    /// One step, as a player asks for it: the easiest technique that
+    /// applies to each puzzle or pencil-mark state, and every placement and
+    /// elimination it makes.
+    #[command(after_help = help::HINT)]
+    Hint(hint::HintArgs),
+    /// Run HoDoKu's regression library against the rules: per code, the
+    /// cases each technique passes, fails, or does not cover.
+    #[command(after_help = help::REGLIB)]
+    Reglib(reglib::ReglibArgs),
     /// Ask a conjunctive query over the facts a solve derived.
     #[command(after_help = help::QUERY)]
     Query(inspect::QueryArgs),
@@ -147,6 +158,8 @@ pub fn main() -> i32 {
         Command::Facts(args) => inspect::facts(&args),
         Command::Grade(args) => grade::grade_command(&args),
         Command::VerifyRules(args) => verify::verify_rules(&args),
+        Command::Hint(args) => hint::hint_command(&args),
+        Command::Reglib(args) => reglib::reglib_command(&args),
         Command::Query(args) => inspect::query(&args),
         Command::Explain(args) => inspect::explain_command(&args),
         Command::Completions { shell } => docs::completions(shell),
@@ -169,10 +182,12 @@ fn stdin_named_twice(command: &Command) -> bool {
     let inputs: Vec<&str> = match command {
         Command::Solve(a) => a.files.iter().map(String::as_str).collect(),
         Command::Grade(a) => a.files.iter().map(String::as_str).collect(),
+        Command::Hint(a) => a.files.iter().map(String::as_str).collect(),
         Command::VerifyRules(a) => std::iter::once(a.against.as_str())
             .chain(a.solutions.as_deref())
             .collect(),
         Command::Check(_)
+        | Command::Reglib(_)
         | Command::Facts(_)
         | Command::Query(_)
         | Command::Explain(_)

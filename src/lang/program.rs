@@ -202,6 +202,18 @@ pub struct Rule {
     pub span: Span,
 }
 
+impl Rule {
+    /// The name of the technique a rule's comment starts with
+    /// (`Naked single: every other digit ...` is `Naked single`), if it
+    /// starts with one: a few words before a colon.
+    pub fn label(&self) -> Option<&str> {
+        let (name, _) = self.doc.split_once(':')?;
+        let name = name.trim();
+        let words = name.split_whitespace().count();
+        (words > 0 && words <= 4 && !name.contains('.')).then_some(name)
+    }
+}
+
 /// A cell constant a rule names (`r10c1`), and where. The checker keeps
 /// them because rules are written for every grid size: a constant beyond a
 /// puzzle's grid is no error, but matches no cell of that puzzle.
@@ -287,10 +299,43 @@ impl Program {
         }
         let selected = |r: &Rule| r.tier == 0 || names.contains(&r.technique);
         let support = self.support_relations(&selected);
-        self.rules
-            .retain(|r| selected(r) || support.contains(&r.head_rel));
+        self.retain_rules(|r| selected(r) || support.contains(&r.head_rel));
         self.techniques
             .retain(|t| t.tier == 0 || names.contains(&t.name));
+        Ok(())
+    }
+
+    /// Drops the rules of tier 0 that place or eliminate because of the
+    /// state (a placed digit's eliminations, a variant's), keeping those
+    /// that read only the givens and the grid (`placed(C, D) :- given(C,
+    /// D)`). Started from a state whose tier-0 consequences are already
+    /// entered, the program then changes the state by its techniques' own
+    /// rules alone: a technique's step, without the grid's consequences of
+    /// it feeding the next step (what `hint` runs).
+    pub fn freeze_state(&mut self) {
+        let placed = self.builtin(Builtin::Placed);
+        let eliminated = self.builtin(Builtin::Eliminated);
+        let relations = &self.relations;
+        let reads_state = |r: &Rule| {
+            let mut reads = Vec::new();
+            body_relations(&r.body, &mut reads);
+            reads.iter().any(|&(rel, _)| relations[rel].dynamic)
+        };
+        let consequence = |r: &Rule| {
+            r.tier == 0 && (r.head_rel == placed || r.head_rel == eliminated) && reads_state(r)
+        };
+        let dropped: Vec<usize> = self
+            .rules
+            .iter()
+            .filter(|r| consequence(r))
+            .map(|r| r.id)
+            .collect();
+        self.retain_rules(|r| !dropped.contains(&r.id));
+    }
+
+    /// Keeps the rules `keep` says, renumbered in order.
+    fn retain_rules(&mut self, keep: impl Fn(&Rule) -> bool) {
+        self.rules.retain(|r| keep(r));
         // Rules are renumbered: a cell constant follows its rule, or goes
         // with it.
         let mut new_id = vec![None; self.rules.iter().map(|r| r.id + 1).max().unwrap_or(0)];
@@ -306,7 +351,6 @@ impl Program {
                 }
                 None => false,
             });
-        Ok(())
     }
 
     /// The helper relations (neither the state nor `contradiction`) that

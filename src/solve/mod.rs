@@ -9,11 +9,13 @@
 //! [`Outcome`] is what it gives back.
 
 mod grade;
+mod hint;
 mod outcome;
 mod search;
 mod trace;
 
 pub use grade::{Grade, grade};
+pub use hint::{Hint, HintFact, Hinter, HinterError, Step};
 pub use outcome::{Outcome, Stats, Verdict};
 pub use search::{Mode, SearchOptions, solve, solve_keeping};
 pub use trace::{BranchEnd, TraceEvent};

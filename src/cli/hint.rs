@@ -1,0 +1,329 @@
+//! `sudolog hint`: one step, as a player asks for it. For each puzzle (or
+//! pencil-mark state) of the files, the easiest technique that applies and
+//! every placement and elimination it makes, in the usual notation and in
+//! the rule's words. The hint itself is `solve::Hinter`.
+
+use super::outside::OutsideCells;
+use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_program, stderr};
+use crate::batch;
+use crate::engine::{DEFAULT_FACT_LIMIT, Status};
+use crate::grid::{Geometry, Puzzle, PuzzleError, read_inputs};
+use crate::inspect::db::FactDb;
+use crate::inspect::explain::{self, NodeKind};
+use crate::lang::program::Builtin;
+use crate::lang::value::cell_value;
+use crate::solve::{Hint, HintFact, Hinter, HinterError, Step};
+use clap::Args;
+use serde_json::{Value as Json, json};
+use std::io::{self, Write};
+
+/// Arguments of `hint`.
+#[derive(Args, Debug)]
+pub struct HintArgs {
+    /// Puzzle or pencil-mark files ("-" for standard input).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Only this puzzle of the input (1 = the first).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub puzzle: Option<u64>,
+    /// Ask for these techniques only (file stems such as `fish`,
+    /// comma-separated): the easiest of them that applies.
+    #[arg(long, value_name = "T", value_delimiter = ',')]
+    pub technique: Option<Vec<String>>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: HintFormat,
+    /// Stop a technique's run when it stores more than N facts.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_FACT_LIMIT,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_facts: u64,
+    /// Threads and the progress line.
+    #[command(flatten)]
+    pub batch: BatchArgs,
+    /// The rule set (every tier unless `--max-tier` or `--techniques` say
+    /// otherwise).
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+/// Output formats of `hint`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HintFormat {
+    /// A line naming the technique, then one line per placement or
+    /// elimination: the notation, then the rule's words.
+    #[default]
+    Text,
+    /// One JSON object per puzzle, one per line.
+    Json,
+}
+
+/// Runs `hint`.
+pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
+    let Some(program) = load_program(&args.rules) else {
+        return Ok(EXIT_INVALID);
+    };
+    let hinter = match Hinter::new(&program, args.technique.as_deref(), args.max_facts) {
+        Ok(h) => h,
+        Err(HinterError::Rules(e)) => {
+            stderr::rules_error(&e);
+            return Ok(EXIT_INVALID);
+        }
+        Err(HinterError::Compile(d)) => {
+            stderr::diagnostics(&d);
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let json = args.format == HintFormat::Json;
+    let work = |i: usize, item: Result<Puzzle, PuzzleError>| match item {
+        Err(e) => (Found::Invalid, invalid(i, &e, json), None),
+        Ok(p) => {
+            let n = p.geometry.n;
+            let (found, text) = render(i, &p, &hinter.hint(&p), json);
+            (found, text, Some(n))
+        }
+    };
+    let wanted = args.puzzle.map(|n| n as usize - 1);
+    let inputs = read_inputs(&args.files)
+        .enumerate()
+        .filter(|(i, _)| wanted.is_none_or(|w| *i == w))
+        .map(|(_, p)| p);
+    let progress = args.batch.progress("puzzles");
+    let mut outside = OutsideCells::new(&program);
+    let mut out = io::stdout().lock();
+    let (mut seen, mut worst) = (0, Found::Yes);
+    batch::for_each_ordered(inputs, args.batch.threads(), work, |(found, text, n)| {
+        progress.inc(1);
+        seen += 1;
+        worst = worst.max(found);
+        if let Some(n) = n {
+            outside.puzzle(n, &progress);
+        }
+        out.write_all(text.as_bytes())
+    })?;
+    progress.finish_and_clear();
+    if let Some(n) = args.puzzle
+        && seen == 0
+    {
+        errorln!(
+            "the input has no puzzle number {n}; count the puzzles or pass a smaller --puzzle"
+        );
+        return Ok(EXIT_INVALID);
+    }
+    Ok(match worst {
+        Found::Yes => EXIT_OK,
+        Found::No => EXIT_UNSOLVED,
+        Found::Invalid => EXIT_INVALID,
+    })
+}
+
+/// What a puzzle's hint came to, worst last (the exit code follows the
+/// worst of the run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Found {
+    /// A step, or a full grid.
+    Yes,
+    /// Stuck, impossible, or stopped by a limit.
+    No,
+    /// The puzzle did not read.
+    Invalid,
+}
+
+/// A puzzle that did not read.
+fn invalid(i: usize, e: &PuzzleError, json: bool) -> String {
+    if json {
+        format!(
+            "{}\n",
+            json!({"index": i + 1, "status": "invalid", "error": e.to_string()})
+        )
+    } else {
+        format!("invalid: puzzle {}: {e}\n", i + 1)
+    }
+}
+
+/// One puzzle's hint as text or a JSON line, and whether a step was found
+/// (or the grid is full).
+fn render(i: usize, p: &Puzzle, hint: &Hint, json: bool) -> (Found, String) {
+    let source = format!("{}:{}", p.origin.file, p.origin.line);
+    let g = p.geometry;
+    let (status, found, summary) = match hint {
+        Hint::Step(_) => ("step", Found::Yes, String::new()),
+        Hint::Solved => (
+            "solved",
+            Found::Yes,
+            "every cell holds a digit already".to_string(),
+        ),
+        Hint::Stuck => (
+            "stuck",
+            Found::No,
+            "no technique of the rule set applies here: guessing (or a technique the \
+             library lacks) goes on"
+                .to_string(),
+        ),
+        Hint::Contradiction(reasons) => (
+            "contradiction",
+            Found::No,
+            format!("the state is impossible: {}", reasons_text(reasons, g)),
+        ),
+        Hint::Stopped(status) => ("stopped", Found::No, stopped_text(status)),
+    };
+    let Hint::Step(step) = hint else {
+        let text = if json {
+            format!(
+                "{}\n",
+                json!({"index": i + 1, "source": source, "status": status, "message": summary})
+            )
+        } else {
+            format!("# puzzle {} ({source}): {status}: {summary}\n", i + 1)
+        };
+        return (found, text);
+    };
+    let facts = worded_facts(step, g);
+    let labels = step_labels(step);
+    if json {
+        let list = |placed: bool| -> Vec<Json> {
+            (facts.iter().filter(|f| f.fact.placed == placed))
+                .map(|f| {
+                    json!({
+                        "cell": g.cell_name(f.fact.cell),
+                        "digit": f.fact.digit,
+                        "notation": f.notation,
+                        "rule": f.rule,
+                        "words": f.words,
+                        "because": f.because,
+                        "step": f.fact.step,
+                    })
+                })
+                .collect()
+        };
+        let value = json!({
+            "index": i + 1,
+            "source": source,
+            "status": status,
+            "technique": step.technique,
+            "tier": step.tier,
+            "names": labels,
+            "placements": list(true),
+            "eliminations": list(false),
+        });
+        return (found, format!("{value}\n"));
+    }
+    let placements = facts.iter().filter(|f| f.fact.placed).count();
+    let counted = |k: usize, what: &str| match k {
+        0 => None,
+        1 => Some(format!("1 {what}")),
+        _ => Some(format!("{k} {what}s")),
+    };
+    let made: Vec<String> = [
+        counted(placements, "placement"),
+        counted(facts.len() - placements, "elimination"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut text = format!(
+        "# puzzle {} ({source}): {} (tier {}: {}): {}\n",
+        i + 1,
+        step.technique,
+        step.tier,
+        labels.join(", "),
+        made.join(", ")
+    );
+    let width = facts.iter().map(|f| f.notation.len()).max().unwrap_or(0);
+    for f in &facts {
+        text.push_str(&format!("{:<width$}  {}\n", f.notation, f.words));
+    }
+    (found, text)
+}
+
+/// A fact of a step with its words.
+struct WordedFact {
+    fact: HintFact,
+    /// `r5c7=2` or `r3c6<>4`.
+    notation: String,
+    /// The rule's comment with its variables filled in.
+    words: String,
+    /// The rule's `file:line`.
+    rule: String,
+    /// The facts it was derived from.
+    because: Vec<String>,
+}
+
+fn worded_facts(step: &Step, g: Geometry) -> Vec<WordedFact> {
+    let program = step.solve.engine().program();
+    let db = FactDb::new(program, &step.solve);
+    step.facts
+        .iter()
+        .map(|&fact| {
+            let rel = program.builtin(if fact.placed {
+                Builtin::Placed
+            } else {
+                Builtin::Eliminated
+            });
+            let (row, col) = (fact.cell / g.n, fact.cell % g.n);
+            let values = [cell_value(row, col), i32::from(fact.digit)];
+            let node = explain::explain(&db, rel, &values, 1);
+            let (words, rule) = match &node.kind {
+                NodeKind::Derived { words, rule, .. } => (words.clone(), rule.clone()),
+                _ => (String::new(), String::new()),
+            };
+            let sign = if fact.placed { "=" } else { "<>" };
+            WordedFact {
+                fact,
+                notation: format!(
+                    "{}{sign}{}",
+                    g.cell_name(fact.cell),
+                    g.digit_symbol(fact.digit)
+                ),
+                words,
+                rule,
+                because: node.children.iter().map(|c| c.fact.clone()).collect(),
+            }
+        })
+        .collect()
+}
+
+/// The names of the rules that made a step (`Naked single`, `XY-wing`),
+/// each once, in the order they first fired; the technique's name where a
+/// rule's comment names none.
+fn step_labels(step: &Step) -> Vec<String> {
+    let program = step.solve.engine().program();
+    let mut labels: Vec<String> = Vec::new();
+    for f in &step.facts {
+        let label = program
+            .rules
+            .get(f.rule)
+            .and_then(|r| r.label())
+            .unwrap_or(step.technique)
+            .to_string();
+        if !labels.contains(&label) {
+            labels.push(label);
+        }
+    }
+    labels
+}
+
+fn reasons_text(reasons: &[(String, Option<usize>)], g: Geometry) -> String {
+    if reasons.is_empty() {
+        return "two digits were placed in one cell".to_string();
+    }
+    let mut parts: Vec<String> = reasons
+        .iter()
+        .map(|(why, cell)| match cell {
+            Some(c) => format!("{why} at {}", g.cell_name(*c)),
+            None => why.clone(),
+        })
+        .collect();
+    parts.sort();
+    parts.dedup();
+    parts.join("; ")
+}
+
+fn stopped_text(status: &Status) -> String {
+    match status {
+        Status::FactLimit(rel) => format!(
+            "a technique stored more facts than --max-facts allows (mostly {rel}): raise it, or ask for another --technique"
+        ),
+        Status::Timeout => "the deadline passed".to_string(),
+        _ => "stopped".to_string(),
+    }
+}

@@ -1,0 +1,380 @@
+//! HoDoKu's regression library as a test of the rules: each case is a
+//! pencil-mark state, one technique, and the exact eliminations (or
+//! placements) that technique must make there.
+//!
+//! A case is checked by running the technique its code maps to, alone, on
+//! the state ([`Hinter`] with that one technique): every expected
+//! elimination and placement must be made, and nothing made may contradict
+//! the state's solution (found by search and checked in plain Rust). A fail
+//! case (variant `x`) must make nothing. Beside it, a hint with every
+//! technique must name the expected one, or an easier one that applies.
+//! Codes whose technique the rules lack are counted as not covered.
+
+use crate::grid::{Puzzle, PuzzleError, read_inputs};
+use crate::lang::program::Program;
+use crate::solve::{Hint, Hinter, HinterError, Solver, Verdict};
+use rustc_hash::FxHashMap;
+
+/// How a HoDoKu code maps to the rules: the technique (a rule file's
+/// stem) whose rules must make the case's deductions, and the names its
+/// rules' comments start with for this code (what a hint must name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeMap {
+    /// HoDoKu's code, without a variant (`0301`).
+    pub code: String,
+    /// The technique that covers it.
+    pub technique: String,
+    /// The rule names ([`crate::lang::program::Rule::label`]) that count as
+    /// this technique in a hint; empty: any rule of the technique.
+    pub labels: Vec<String>,
+}
+
+/// The codes of HoDoKu's library that the standard rules cover, in one
+/// table: code, technique, rule names. Full house is a naked single and a
+/// hidden single at once; a locked pair or triple is a naked subset in a
+/// box and a line (HoDoKu's `0110`/`0111`); skyscraper, two-string kite
+/// and simple colours are the single-digit patterns.
+pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
+    ("0000", "singles", &["Naked single", "Hidden single"]),
+    ("0002", "singles", &["Hidden single"]),
+    ("0003", "singles", &["Naked single"]),
+    ("0100", "locked", &["Locked candidate"]),
+    ("0101", "locked", &["Locked candidate"]),
+    ("0110", "naked_subsets", &["Naked subset"]),
+    ("0111", "naked_subsets", &["Naked subset"]),
+    ("0200", "naked_subsets", &["Naked subset"]),
+    ("0201", "naked_subsets", &["Naked subset"]),
+    ("0202", "naked_subsets", &["Naked subset"]),
+    ("0210", "hidden_subsets", &["Hidden subset"]),
+    ("0211", "hidden_subsets", &["Hidden subset"]),
+    ("0212", "hidden_subsets", &["Hidden subset"]),
+    ("0300", "fish", &["Fish"]),
+    ("0301", "fish", &["Fish"]),
+    ("0302", "fish", &["Fish"]),
+    ("0400", "single_digit", &["Skyscraper"]),
+    ("0401", "single_digit", &["Two-string kite"]),
+    ("0500", "single_digit", &["Colour trap"]),
+    ("0501", "single_digit", &["Colour wrap"]),
+    ("0800", "wings", &["XY-wing"]),
+    ("0801", "wings", &["XYZ-wing"]),
+    ("0803", "wings", &["W-wing"]),
+];
+
+/// [`STANDARD_CODES`] as maps.
+pub fn standard_maps() -> Vec<CodeMap> {
+    STANDARD_CODES
+        .iter()
+        .map(|(code, technique, labels)| CodeMap {
+            code: code.to_string(),
+            technique: technique.to_string(),
+            labels: labels.iter().map(|l| l.to_string()).collect(),
+        })
+        .collect()
+}
+
+/// One case of the library.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// Its line in the file.
+    pub line: usize,
+    /// HoDoKu's code without the variant (`0301`).
+    pub code: String,
+    /// The variant after the dash (`1`, or `x` for a fail case), if any.
+    pub variant: Option<String>,
+    /// The state.
+    pub puzzle: Puzzle,
+    /// `(cell, digit)` the technique must eliminate.
+    pub eliminations: Vec<(usize, u8)>,
+    /// `(cell, digit)` the technique must place.
+    pub placements: Vec<(usize, u8)>,
+}
+
+impl Case {
+    /// Whether this is a fail case: the technique must find nothing.
+    pub fn expects_nothing(&self) -> bool {
+        self.variant.as_deref() == Some("x")
+    }
+}
+
+/// The library's cases and the names its header gives the codes
+/// (`#0301: Swordfish`).
+pub struct Library {
+    /// Every case, in file order.
+    pub cases: Vec<Case>,
+    /// Code → name, from the header.
+    pub names: FxHashMap<String, String>,
+}
+
+/// Reads a library file: its cases (HoDoKu lines, read as pencil-mark
+/// states by the puzzle reader) with their expected deductions. The first
+/// bad line is the error.
+pub fn read_library(path: &str) -> Result<Library, PuzzleError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| PuzzleError::new(path, 1, 1, format!("cannot read the file: {e}")))?;
+    let mut names = FxHashMap::default();
+    // Per line: the case's fields other than the state, which the puzzle
+    // reader reads.
+    let mut expected: FxHashMap<usize, Expected> = FxHashMap::default();
+    for (i, line) in text.lines().enumerate() {
+        let number = i + 1;
+        if let Some((code, name)) = line.strip_prefix('#').and_then(|l| l.split_once(": "))
+            && !code.is_empty()
+            && code.chars().all(|c| c.is_ascii_digit())
+        {
+            names.insert(code.to_string(), name.trim().to_string());
+        }
+        if !line.starts_with(':') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split(':').collect();
+        let field = |k: usize| fields.get(k).copied().unwrap_or("");
+        let (code, variant) = match field(1).split_once('-') {
+            Some((c, v)) => (c.to_string(), Some(v.to_string())),
+            None => (field(1).to_string(), None),
+        };
+        let column = |k: usize| fields[..k].iter().map(|f| f.len() + 1).sum::<usize>() + 1;
+        let eliminations = candidates(field(5), path, number, column(5))?;
+        let placements = candidates(field(6), path, number, column(6))?;
+        expected.insert(
+            number,
+            Expected {
+                code,
+                variant,
+                eliminations,
+                placements,
+            },
+        );
+    }
+    let mut cases = Vec::new();
+    for item in read_inputs(&[path.to_string()]) {
+        let puzzle = item?;
+        if let Some(e) = expected.remove(&puzzle.origin.line) {
+            cases.push(Case {
+                line: puzzle.origin.line,
+                code: e.code,
+                variant: e.variant,
+                puzzle,
+                eliminations: e.eliminations,
+                placements: e.placements,
+            });
+        }
+    }
+    Ok(Library { cases, names })
+}
+
+/// What a library line expects, beside its state.
+struct Expected {
+    code: String,
+    variant: Option<String>,
+    eliminations: Vec<(usize, u8)>,
+    placements: Vec<(usize, u8)>,
+}
+
+/// A field of `<digit><row><col>` words (`193 198`): `(cell, digit)` on a
+/// 9x9 grid.
+fn candidates(
+    field: &str,
+    path: &str,
+    line: usize,
+    column: usize,
+) -> Result<Vec<(usize, u8)>, PuzzleError> {
+    let mut out = Vec::new();
+    let mut at = column;
+    for word in field.split(' ') {
+        if !word.is_empty() {
+            let d: Vec<u8> = word.bytes().map(|b| b.wrapping_sub(b'0')).collect();
+            match d.as_slice() {
+                &[digit, row, col] if [digit, row, col].iter().all(|x| (1..=9).contains(x)) => {
+                    out.push(((row as usize - 1) * 9 + col as usize - 1, digit));
+                }
+                _ => {
+                    return Err(PuzzleError::new(
+                        path,
+                        line,
+                        at,
+                        format!(
+                            "`{word}` is no candidate: HoDoKu writes one as its digit, row and \
+                             column (`436` is r3c6<>4), separated by spaces"
+                        ),
+                    ));
+                }
+            }
+        }
+        at += word.len() + 1;
+    }
+    Ok(out)
+}
+
+/// What became of one case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CaseVerdict {
+    /// Every expected deduction made, nothing wrong.
+    Passed,
+    /// Something expected is missing or something made is wrong: what.
+    Failed(String),
+    /// No technique of the rules covers the code.
+    NotCovered,
+}
+
+/// The result of one case.
+#[derive(Clone, Debug)]
+pub struct CaseResult {
+    /// The case's line in the file.
+    pub line: usize,
+    /// Its code (without variant).
+    pub code: String,
+    /// What became of it.
+    pub verdict: CaseVerdict,
+    /// For a covered case that is no fail case: whether a hint with every
+    /// technique names the expected one or an easier one.
+    pub hint_named: Option<bool>,
+}
+
+/// Checks cases against a rule set.
+pub struct Checker {
+    maps: FxHashMap<String, CodeMap>,
+    /// Per technique of a map: a hinter with that technique alone, and its
+    /// tier.
+    alone: FxHashMap<String, (Hinter, u32)>,
+    /// Every technique, for the hint check.
+    all: Hinter,
+    solver: Solver,
+}
+
+/// Why a [`Checker`] could not be built.
+#[derive(Debug)]
+pub enum CheckerError {
+    /// A map names a technique the rules lack, or rules did not compile.
+    Hinter(HinterError),
+    /// The solver for the states' solutions did not build.
+    Solver(String),
+}
+
+impl Checker {
+    /// A checker of `program`'s techniques under `maps` (maps whose
+    /// technique the program lacks are an error).
+    pub fn new(
+        program: &Program,
+        maps: Vec<CodeMap>,
+        fact_limit: u64,
+    ) -> Result<Checker, CheckerError> {
+        let mut alone = FxHashMap::default();
+        for m in &maps {
+            if alone.contains_key(&m.technique) {
+                continue;
+            }
+            let hinter = Hinter::new(
+                program,
+                Some(std::slice::from_ref(&m.technique)),
+                fact_limit,
+            )
+            .map_err(CheckerError::Hinter)?;
+            let tier = hinter
+                .techniques()
+                .map(|(_, tier)| tier)
+                .next()
+                .unwrap_or(0);
+            alone.insert(m.technique.clone(), (hinter, tier));
+        }
+        let all = Hinter::new(program, None, fact_limit).map_err(CheckerError::Hinter)?;
+        let solver = Solver::new().map_err(CheckerError::Solver)?;
+        let maps = maps.into_iter().map(|m| (m.code.clone(), m)).collect();
+        Ok(Checker {
+            maps,
+            alone,
+            all,
+            solver,
+        })
+    }
+
+    /// The map of a code, if the rules cover it.
+    pub fn map(&self, code: &str) -> Option<&CodeMap> {
+        self.maps.get(code)
+    }
+
+    /// Checks one case.
+    pub fn check(&self, case: &Case) -> CaseResult {
+        let result = |verdict, hint_named| CaseResult {
+            line: case.line,
+            code: case.code.clone(),
+            verdict,
+            hint_named,
+        };
+        let Some(map) = self.maps.get(&case.code) else {
+            return result(CaseVerdict::NotCovered, None);
+        };
+        let Some((hinter, tier)) = self.alone.get(&map.technique) else {
+            return result(CaseVerdict::NotCovered, None);
+        };
+        let g = case.puzzle.geometry;
+        let made: Vec<(bool, usize, u8)> = match hinter.hint(&case.puzzle) {
+            Hint::Step(step) => step
+                .facts
+                .iter()
+                .map(|f| (f.placed, f.cell, f.digit))
+                .collect(),
+            Hint::Stuck | Hint::Solved => Vec::new(),
+            Hint::Contradiction(_) => {
+                return result(
+                    CaseVerdict::Failed("the state is contradictory".into()),
+                    None,
+                );
+            }
+            Hint::Stopped(_) => {
+                return result(CaseVerdict::Failed("a limit stopped it".into()), None);
+            }
+        };
+        let show = |placed: bool, c: usize, d: u8| {
+            format!("{}{}{d}", g.cell_name(c), if placed { "=" } else { "<>" })
+        };
+        if case.expects_nothing() {
+            let verdict = if made.is_empty() {
+                CaseVerdict::Passed
+            } else {
+                let list: Vec<String> = made.iter().map(|&(p, c, d)| show(p, c, d)).collect();
+                CaseVerdict::Failed(format!("a fail case, yet it made {}", list.join(" ")))
+            };
+            return result(verdict, None);
+        }
+        let mut problems = Vec::new();
+        let missing: Vec<String> = (case.eliminations.iter().map(|&(c, d)| (false, c, d)))
+            .chain(case.placements.iter().map(|&(c, d)| (true, c, d)))
+            .filter(|fact| !made.contains(fact))
+            .map(|(p, c, d)| show(p, c, d))
+            .collect();
+        if !missing.is_empty() {
+            problems.push(format!("missed {}", missing.join(" ")));
+        }
+        let outcome = self.solver.count(&case.puzzle, 2);
+        if outcome.verdict == Verdict::Solved && outcome.complete && outcome.solutions == 1 {
+            let wrong: Vec<String> = made
+                .iter()
+                .filter(|&&(placed, c, d)| (outcome.grid[c] == d) != placed)
+                .map(|&(p, c, d)| show(p, c, d))
+                .collect();
+            if !wrong.is_empty() {
+                problems.push(format!("wrong {}", wrong.join(" ")));
+            }
+        }
+        let verdict = if problems.is_empty() {
+            CaseVerdict::Passed
+        } else {
+            CaseVerdict::Failed(problems.join("; "))
+        };
+        let hint_named = match self.all.hint(&case.puzzle) {
+            Hint::Step(step) => {
+                step.tier < *tier
+                    || (step.technique == map.technique && {
+                        let program = step.solve.engine().program();
+                        map.labels.is_empty()
+                            || step.facts.iter().any(|f| {
+                                (program.rules.get(f.rule).and_then(|r| r.label()))
+                                    .is_some_and(|l| map.labels.iter().any(|m| m == l))
+                            })
+                    })
+            }
+            _ => false,
+        };
+        result(verdict, Some(hint_named))
+    }
+}

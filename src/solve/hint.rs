@@ -1,0 +1,226 @@
+//! One step, as a player asks for it: the easiest technique that applies
+//! in a state, and every placement and elimination it makes there.
+//!
+//! A hint runs in two stages. The grid's rules alone (tier 0) first turn
+//! the input (givens, digits placed later, removed candidates) into the
+//! state a player sees: every candidate a placed digit rules out is gone.
+//! Then each technique, easiest tier first, runs on that state with its own
+//! rules only ([`Program::freeze_state`]): the grid's consequences of its
+//! placements do not feed it, and no other technique fires in between, so
+//! what it derives is one step of that technique. A technique whose rules
+//! need several rounds (a chain of links, an elimination that uncovers
+//! another instance) still runs to its own fixpoint. The first technique
+//! that derives anything is the hint.
+
+use crate::engine::{Engine, Solve, Status};
+use crate::grid::Puzzle;
+use crate::lang::diag::Diagnostics;
+use crate::lang::program::{Builtin, Program};
+use crate::lang::rules_error::RulesError;
+
+/// The engines a hint runs: the grid's rules, and each technique over a
+/// frozen state. Built once per run, for any number of puzzles.
+pub struct Hinter {
+    /// Tier 0 alone: the state a hint starts from.
+    state: Engine,
+    /// Every technique above tier 0, easiest first.
+    techniques: Vec<TechniqueEngine>,
+}
+
+/// One technique's rules (with the helpers they read) over a frozen state.
+struct TechniqueEngine {
+    name: String,
+    tier: u32,
+    engine: Engine,
+}
+
+/// Why a [`Hinter`] could not be built.
+#[derive(Debug)]
+pub enum HinterError {
+    /// A technique asked for is not in the rule set.
+    Rules(RulesError),
+    /// A technique's rules did not compile on their own.
+    Compile(Diagnostics),
+}
+
+/// What a hint found for one state.
+pub enum Hint<'h> {
+    /// The easiest technique that applies, and what it makes.
+    Step(Box<Step<'h>>),
+    /// Every cell holds a digit already.
+    Solved,
+    /// No technique of the rule set applies: the rules are stuck here.
+    Stuck,
+    /// The state is impossible: the grid's rules, or a technique's, derived
+    /// a contradiction (reason, cell index).
+    Contradiction(Vec<(String, Option<usize>)>),
+    /// A limit stopped a run before its fixpoint (the fact limit, naming
+    /// the relation that grew most, or the deadline).
+    Stopped(Status),
+}
+
+/// A technique's step.
+pub struct Step<'h> {
+    /// The technique (its file's stem).
+    pub technique: &'h str,
+    /// Its tier.
+    pub tier: u32,
+    /// The technique's run, for inspection: its program names the rules of
+    /// [`HintFact::rule`], and `explain` words each fact from it.
+    pub solve: Solve<'h>,
+    /// What its rules placed and eliminated, in the order they were
+    /// derived, then placements first, then by cell and digit.
+    pub facts: Vec<HintFact>,
+}
+
+/// One placement or elimination of a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HintFact {
+    /// A placement (`r5c7=2`) rather than an elimination (`r3c6<>4`).
+    pub placed: bool,
+    /// The cell index (row-major).
+    pub cell: usize,
+    /// The digit.
+    pub digit: u8,
+    /// The rule that derived it (an id of the step's program).
+    pub rule: usize,
+    /// The fixpoint step at which it was derived.
+    pub step: u32,
+}
+
+impl Hinter {
+    /// The engines for `program`'s techniques, or only for those named in
+    /// `only` (each must exist). Every engine gets `fact_limit`.
+    pub fn new(
+        program: &Program,
+        only: Option<&[String]>,
+        fact_limit: u64,
+    ) -> Result<Hinter, HinterError> {
+        let compile = |p: Program| -> Result<Engine, HinterError> {
+            let mut e = Engine::new(p).map_err(HinterError::Compile)?;
+            e.fact_limit = fact_limit;
+            Ok(e)
+        };
+        let mut grid_only = program.clone();
+        grid_only
+            .restrict_techniques(&[])
+            .map_err(HinterError::Rules)?;
+        let state = compile(grid_only)?;
+        if let Some(names) = only {
+            // Unknown names are reported with every known one.
+            program
+                .clone()
+                .restrict_techniques(names)
+                .map_err(HinterError::Rules)?;
+        }
+        let mut techniques = Vec::new();
+        for t in program.techniques.iter().filter(|t| t.tier > 0) {
+            if only.is_some_and(|names| !names.contains(&t.name)) {
+                continue;
+            }
+            let mut alone = program.clone();
+            alone
+                .restrict_techniques(std::slice::from_ref(&t.name))
+                .map_err(HinterError::Rules)?;
+            alone.freeze_state();
+            techniques.push(TechniqueEngine {
+                name: t.name.clone(),
+                tier: t.tier,
+                engine: compile(alone)?,
+            });
+        }
+        Ok(Hinter { state, techniques })
+    }
+
+    /// The techniques a hint tries, easiest first: name and tier.
+    pub fn techniques(&self) -> impl Iterator<Item = (&str, u32)> {
+        self.techniques.iter().map(|t| (t.name.as_str(), t.tier))
+    }
+
+    /// The easiest step in the state `puzzle` describes.
+    pub fn hint(&self, puzzle: &Puzzle) -> Hint<'_> {
+        let g = puzzle.geometry;
+        let regions = puzzle.regions.as_deref();
+        let mut state = self.state.start_with_regions(g, regions, &puzzle.cells);
+        if let Some(marks) = &puzzle.marks {
+            state.enter_marks(&marks.entered_digits(), &marks.removed_candidates());
+        }
+        match state.run() {
+            Status::Stalled => {}
+            Status::Solved => return Hint::Solved,
+            Status::Contradiction => return Hint::Contradiction(state.contradictions()),
+            Status::Conflict => return Hint::Contradiction(Vec::new()),
+            stopped => return Hint::Stopped(stopped),
+        }
+        // The state as input facts: every digit placed but the givens, and
+        // every candidate gone.
+        let grid = state.grid();
+        let candidates = state.candidates();
+        let entered: Vec<(usize, u8)> = (grid.iter().zip(&puzzle.cells).enumerate())
+            .filter(|&(_, (&d, &given))| d != 0 && given == 0)
+            .map(|(c, (&d, _))| (c, d))
+            .collect();
+        let removed: Vec<(usize, u8)> = (candidates.iter().enumerate())
+            .flat_map(|(c, &m)| {
+                (1..=g.n as u8)
+                    .filter(move |&d| m & (1 << d) == 0)
+                    .map(move |d| (c, d))
+            })
+            .collect();
+        for t in &self.techniques {
+            let mut solve = t.engine.start_with_regions(g, regions, &puzzle.cells);
+            solve.enter_marks(&entered, &removed);
+            let before = solve.steps();
+            match solve.run() {
+                Status::Stalled | Status::Solved => {}
+                Status::Contradiction => return Hint::Contradiction(solve.contradictions()),
+                Status::Conflict => return Hint::Contradiction(Vec::new()),
+                stopped => return Hint::Stopped(stopped),
+            }
+            let facts = step_facts(&solve, before);
+            if !facts.is_empty() {
+                return Hint::Step(Box::new(Step {
+                    technique: &t.name,
+                    tier: t.tier,
+                    solve,
+                    facts,
+                }));
+            }
+        }
+        Hint::Stuck
+    }
+}
+
+/// The placements and eliminations a technique's rules derived after
+/// `before` (the grid's rule that places the givens is tier 0, and the
+/// input's facts have no rule).
+fn step_facts(solve: &Solve, before: u32) -> Vec<HintFact> {
+    let program = solve.engine().program();
+    let placed = program.builtin(Builtin::Placed);
+    let n = solve.geometry().n;
+    let mut facts: Vec<HintFact> = solve
+        .facts_since(before)
+        .into_iter()
+        .filter(|(rel, _, origin)| {
+            (*rel == placed || *rel == program.builtin(Builtin::Eliminated))
+                && !origin.is_unruled()
+                && program
+                    .rules
+                    .get(origin.rule as usize)
+                    .is_some_and(|r| r.tier > 0)
+        })
+        .filter_map(|(rel, t, origin)| {
+            let (row, col) = crate::lang::value::cell_coords(t.0[0]);
+            let digit = u8::try_from(t.0[1]).ok()?;
+            (row < n && col < n).then_some(HintFact {
+                placed: rel == placed,
+                cell: row * n + col,
+                digit,
+                rule: origin.rule as usize,
+                step: origin.step,
+            })
+        })
+        .collect();
+    facts.sort_by_key(|f| (f.step, !f.placed, f.cell, f.digit));
+    facts
+}

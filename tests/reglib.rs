@@ -1,0 +1,180 @@
+//! HoDoKu's regression library as the technique test suite: every case
+//! whose code the standard rules cover is run with that technique alone
+//! (every expected elimination and placement made, nothing made against
+//! the state's solution, nothing in a fail case), and a hint with every
+//! technique names the expected one or an easier one. Codes the rules do
+//! not cover are counted, never skipped silently.
+
+use crate::common::{repo_path, run};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use sudolog::RuleSources;
+use sudolog::engine::DEFAULT_FACT_LIMIT;
+use sudolog::reglib::{CaseResult, CaseVerdict, Checker, CodeMap, read_library, standard_maps};
+
+const LIBRARY: &str = "tests/data/hodoku/reglib.txt";
+
+fn checker(maps: Vec<CodeMap>) -> Checker {
+    let program = RuleSources::standard().load().unwrap();
+    Checker::new(&program, maps, DEFAULT_FACT_LIMIT).unwrap()
+}
+
+#[test]
+fn the_covered_cases_pass_and_hints_name_their_technique() {
+    let path = repo_path(LIBRARY);
+    let library = read_library(&path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    // Every case of the file is read: one per library line.
+    let lines = text.lines().filter(|l| l.starts_with(':')).count();
+    assert_eq!(library.cases.len(), lines);
+    assert!(lines > 800, "the copy holds {lines} cases");
+    let checker = checker(standard_maps());
+    let results: Vec<CaseResult> = library.cases.par_iter().map(|c| checker.check(c)).collect();
+    // Per technique: (cases, passed, hints asked, hints naming it).
+    let mut per: BTreeMap<String, (usize, usize, usize, usize)> = BTreeMap::new();
+    let mut failures = Vec::new();
+    let mut not_covered = 0;
+    for r in &results {
+        let Some(map) = checker.map(&r.code) else {
+            assert_eq!(r.verdict, CaseVerdict::NotCovered);
+            not_covered += 1;
+            continue;
+        };
+        let e = per.entry(map.technique.clone()).or_default();
+        e.0 += 1;
+        match &r.verdict {
+            CaseVerdict::Passed => e.1 += 1,
+            CaseVerdict::Failed(why) => failures.push(format!("line {}: {} {why}", r.line, r.code)),
+            CaseVerdict::NotCovered => panic!("a mapped code is covered: line {}", r.line),
+        }
+        if let Some(named) = r.hint_named {
+            e.2 += 1;
+            e.3 += usize::from(named);
+        }
+    }
+    for tech in [
+        "singles",
+        "locked",
+        "naked_subsets",
+        "hidden_subsets",
+        "fish",
+        "single_digit",
+        "wings",
+    ] {
+        let (cases, passed, asked, named) = per.get(tech).copied().unwrap_or_default();
+        assert!(cases > 0, "{tech}: no case");
+        assert!(
+            passed * 100 >= cases * 98,
+            "{tech}: {passed} of {cases} passed:\n{}",
+            failures.join("\n")
+        );
+        assert!(
+            named * 100 >= asked * 95,
+            "{tech}: hints named it {named} of {asked} times"
+        );
+    }
+    assert_eq!(
+        not_covered + per.values().map(|t| t.0).sum::<usize>(),
+        results.len()
+    );
+    assert!(
+        not_covered > 0,
+        "chains, ALS and uniqueness are not covered yet"
+    );
+}
+
+#[test]
+fn a_wrong_map_or_a_wrong_expectation_fails() {
+    let library = read_library(&repo_path(LIBRARY)).unwrap();
+    // Empty rectangles are no skyscrapers or kites: mapped to the
+    // single-digit patterns, most of them miss their elimination.
+    let mut maps = standard_maps();
+    maps.push(CodeMap {
+        code: "0402".into(),
+        technique: "single_digit".into(),
+        labels: Vec::new(),
+    });
+    let checker = checker(maps);
+    let failed = library
+        .cases
+        .iter()
+        .filter(|c| c.code == "0402")
+        .map(|c| checker.check(c))
+        .filter(|r| matches!(&r.verdict, CaseVerdict::Failed(why) if why.starts_with("missed ")))
+        .count();
+    assert!(failed >= 5, "{failed} empty rectangles failed");
+    // An expectation the technique cannot meet: a locked-candidates case
+    // that also expects a placement.
+    let mut case = library
+        .cases
+        .iter()
+        .find(|c| c.code == "0100")
+        .unwrap()
+        .clone();
+    let open = (0..81).find(|&c| case.puzzle.cells[c] == 0).unwrap();
+    case.placements.push((open, 9));
+    let r = checker.check(&case);
+    assert!(
+        matches!(&r.verdict, CaseVerdict::Failed(why) if why.contains("missed")),
+        "{r:?}"
+    );
+    // A fail case of a covered technique where it finds something fails.
+    let mut case = library
+        .cases
+        .iter()
+        .find(|c| c.code == "0300")
+        .unwrap()
+        .clone();
+    case.variant = Some("x".into());
+    let r = checker.check(&case);
+    assert!(
+        matches!(&r.verdict, CaseVerdict::Failed(why) if why.starts_with("a fail case")),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn the_command_prints_the_table_and_fails_on_a_failure() {
+    let out = run(&["reglib", "--no-progress", LIBRARY], None);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines().any(|l| l.starts_with("0300 X-Wing (fish)")
+            && l.contains(" 9 ")
+            && l.ends_with("9/9")),
+        "{text}"
+    );
+    assert!(
+        text.lines().any(|l| l.starts_with("0701 X-Chain (-)")),
+        "{text}"
+    );
+    let out = run(
+        &[
+            "reglib",
+            "--no-progress",
+            "--failures",
+            "--map",
+            "0402=single_digit",
+            LIBRARY,
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("{LIBRARY}:")) && text.contains("0402 Empty Rectangle: missed"),
+        "{text}"
+    );
+    let out = run(
+        &["reglib", "--map", "0402=no_such_technique", LIBRARY],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let out = run(&["reglib", "--map", "nonsense", LIBRARY], None);
+    assert_eq!(out.status.code(), Some(2));
+}
