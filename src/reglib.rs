@@ -339,7 +339,13 @@ impl Checker {
         let mut problems = Vec::new();
         let missing: Vec<String> = (case.eliminations.iter().map(|&(c, d)| (false, c, d)))
             .chain(case.placements.iter().map(|&(c, d)| (true, c, d)))
-            .filter(|fact| !made.contains(fact))
+            .filter(|&(placed, c, d)| {
+                // A placement in C removes every other digit of C: HoDoKu
+                // writes some placements (nice loops with two strong links
+                // at the start) as those eliminations.
+                let implied = !placed && made.iter().any(|&(p, mc, md)| p && mc == c && md != d);
+                !made.contains(&(placed, c, d)) && !implied
+            })
             .map(|(p, c, d)| show(p, c, d))
             .collect();
         if !missing.is_empty() {
@@ -365,11 +371,21 @@ impl Checker {
             Hint::Step(step) => {
                 step.tier < *tier
                     || (step.technique == map.technique && {
+                        // Within a technique, its file lists the easier
+                        // patterns first (skyscraper, kite, colouring): a
+                        // rule named no later than the expected one counts.
                         let program = step.solve.engine().program();
+                        let rank = |label: &str| {
+                            program.rules.iter().position(|r| r.label() == Some(label))
+                        };
+                        let expected = map.labels.iter().filter_map(|l| rank(l)).max();
                         map.labels.is_empty()
                             || step.facts.iter().any(|f| {
-                                (program.rules.get(f.rule).and_then(|r| r.label()))
-                                    .is_some_and(|l| map.labels.iter().any(|m| m == l))
+                                let label = program.rules.get(f.rule).and_then(|r| r.label());
+                                label
+                                    .and_then(rank)
+                                    .zip(expected)
+                                    .is_some_and(|(r, e)| r <= e)
                             })
                     })
             }

@@ -10,7 +10,6 @@ use crate::engine::{DEFAULT_FACT_LIMIT, Status};
 use crate::grid::{Geometry, Puzzle, PuzzleError, read_inputs};
 use crate::inspect::db::FactDb;
 use crate::inspect::explain::{self, NodeKind};
-use crate::lang::program::Builtin;
 use crate::lang::value::cell_value;
 use crate::solve::{Hint, HintFact, Hinter, HinterError, Step};
 use clap::Args;
@@ -254,11 +253,11 @@ fn worded_facts(step: &Step, g: Geometry) -> Vec<WordedFact> {
     step.facts
         .iter()
         .map(|&fact| {
-            let rel = program.builtin(if fact.placed {
-                Builtin::Placed
+            let rel = if fact.placed {
+                step.relations.0
             } else {
-                Builtin::Eliminated
-            });
+                step.relations.1
+            };
             let (row, col) = (fact.cell / g.n, fact.cell % g.n);
             let values = [cell_value(row, col), i32::from(fact.digit)];
             let node = explain::explain(&db, rel, &values, 1);

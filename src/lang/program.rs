@@ -305,14 +305,18 @@ impl Program {
         Ok(())
     }
 
-    /// Drops the rules of tier 0 that place or eliminate because of the
-    /// state (a placed digit's eliminations, a variant's), keeping those
-    /// that read only the givens and the grid (`placed(C, D) :- given(C,
-    /// D)`). Started from a state whose tier-0 consequences are already
-    /// entered, the program then changes the state by its techniques' own
-    /// rules alone: a technique's step, without the grid's consequences of
-    /// it feeding the next step (what `hint` runs).
-    pub fn freeze_state(&mut self) {
+    /// Makes the program derive one step of its techniques from a state
+    /// given as input, for `hint`: tier 0's rules that place or eliminate
+    /// because of the state (a placed digit's eliminations, a variant's)
+    /// are dropped, keeping those that read only the givens and the grid
+    /// (`placed(C, D) :- given(C, D)`); and the techniques' placements and
+    /// eliminations go to two relations of their own, which no rule reads.
+    /// The state then stays as entered, and what the techniques derive
+    /// follows from it alone: no grid consequence and no conclusion of
+    /// their own feeds them (their helpers' recursion, a chain's closure,
+    /// still runs to its fixpoint). Returns the two relations: the step's
+    /// placements and its eliminations.
+    pub fn freeze_state(&mut self) -> (RelId, RelId) {
         let placed = self.builtin(Builtin::Placed);
         let eliminated = self.builtin(Builtin::Eliminated);
         let relations = &self.relations;
@@ -331,6 +335,25 @@ impl Program {
             .map(|r| r.id)
             .collect();
         self.retain_rules(|r| !dropped.contains(&r.id));
+        // Names no rule can write, so no user relation is taken.
+        let mut step_copy = |of: RelId, name: &str| {
+            let mut rel = self.relations[of].clone();
+            rel.name = name.to_string();
+            rel.builtin = None;
+            rel.dynamic = true;
+            self.relations.push(rel);
+            self.relations.len() - 1
+        };
+        let step_placed = step_copy(placed, "placed@step");
+        let step_eliminated = step_copy(eliminated, "eliminated@step");
+        for r in self.rules.iter_mut().filter(|r| r.tier > 0) {
+            if r.head_rel == placed {
+                r.head_rel = step_placed;
+            } else if r.head_rel == eliminated {
+                r.head_rel = step_eliminated;
+            }
+        }
+        (step_placed, step_eliminated)
     }
 
     /// Keeps the rules `keep` says, renumbered in order.

@@ -5,17 +5,18 @@
 //! the input (givens, digits placed later, removed candidates) into the
 //! state a player sees: every candidate a placed digit rules out is gone.
 //! Then each technique, easiest tier first, runs on that state with its own
-//! rules only ([`Program::freeze_state`]): the grid's consequences of its
-//! placements do not feed it, and no other technique fires in between, so
-//! what it derives is one step of that technique. A technique whose rules
-//! need several rounds (a chain of links, an elimination that uncovers
-//! another instance) still runs to its own fixpoint. The first technique
-//! that derives anything is the hint.
+//! rules only ([`Program::freeze_state`]): what it derives goes to a step
+//! of its own, which feeds neither the grid's rules nor itself, and no
+//! other technique fires in between, so what it derives is one step: every
+//! instance of the technique in that state, and no cascade. Its helpers
+//! that need several rounds (a chain's closure, colouring's spread) run to
+//! their fixpoint. The first technique that derives anything is the hint.
 
+use crate::engine::tuple::Tuple;
 use crate::engine::{Engine, Solve, Status};
 use crate::grid::Puzzle;
 use crate::lang::diag::Diagnostics;
-use crate::lang::program::{Builtin, Program};
+use crate::lang::program::{Builtin, Program, RelId};
 use crate::lang::rules_error::RulesError;
 
 /// The engines a hint runs: the grid's rules, and each technique over a
@@ -32,6 +33,9 @@ struct TechniqueEngine {
     name: String,
     tier: u32,
     engine: Engine,
+    /// Where its placements and eliminations go (see
+    /// [`Program::freeze_state`]).
+    step: (RelId, RelId),
 }
 
 /// Why a [`Hinter`] could not be built.
@@ -66,8 +70,12 @@ pub struct Step<'h> {
     /// Its tier.
     pub tier: u32,
     /// The technique's run, for inspection: its program names the rules of
-    /// [`HintFact::rule`], and `explain` words each fact from it.
+    /// [`HintFact::rule`], and `explain` words each fact from it (a fact of
+    /// [`Step::relations`]).
     pub solve: Solve<'h>,
+    /// The relations of the step's placements and eliminations in the
+    /// run's program (see [`Program::freeze_state`]).
+    pub relations: (RelId, RelId),
     /// What its rules placed and eliminated, in the order they were
     /// derived, then placements first, then by cell and digit.
     pub facts: Vec<HintFact>,
@@ -122,11 +130,12 @@ impl Hinter {
             alone
                 .restrict_techniques(std::slice::from_ref(&t.name))
                 .map_err(HinterError::Rules)?;
-            alone.freeze_state();
+            let step = alone.freeze_state();
             techniques.push(TechniqueEngine {
                 name: t.name.clone(),
                 tier: t.tier,
                 engine: compile(alone)?,
+                step,
             });
         }
         Ok(Hinter { state, techniques })
@@ -177,12 +186,13 @@ impl Hinter {
                 Status::Conflict => return Hint::Contradiction(Vec::new()),
                 stopped => return Hint::Stopped(stopped),
             }
-            let facts = step_facts(&solve, before);
+            let facts = step_facts(&solve, before, t.step);
             if !facts.is_empty() {
                 return Hint::Step(Box::new(Step {
                     technique: &t.name,
                     tier: t.tier,
                     solve,
+                    relations: t.step,
                     facts,
                 }));
             }
@@ -192,22 +202,24 @@ impl Hinter {
 }
 
 /// The placements and eliminations a technique's rules derived after
-/// `before` (the grid's rule that places the givens is tier 0, and the
-/// input's facts have no rule).
-fn step_facts(solve: &Solve, before: u32) -> Vec<HintFact> {
-    let program = solve.engine().program();
-    let placed = program.builtin(Builtin::Placed);
+/// `before`, into the step's relations `(placed, eliminated)`, that the
+/// state does not hold already (a rule may conclude what is known).
+fn step_facts(solve: &Solve, before: u32, (placed, eliminated): (RelId, RelId)) -> Vec<HintFact> {
     let n = solve.geometry().n;
+    let program = solve.engine().program();
+    let known = |rel: RelId, t: &Tuple| {
+        let state = if rel == placed {
+            program.builtin(Builtin::Placed)
+        } else {
+            program.builtin(Builtin::Eliminated)
+        };
+        solve.origin(state, t).is_some()
+    };
     let mut facts: Vec<HintFact> = solve
         .facts_since(before)
         .into_iter()
-        .filter(|(rel, _, origin)| {
-            (*rel == placed || *rel == program.builtin(Builtin::Eliminated))
-                && !origin.is_unruled()
-                && program
-                    .rules
-                    .get(origin.rule as usize)
-                    .is_some_and(|r| r.tier > 0)
+        .filter(|(rel, t, origin)| {
+            (*rel == placed || *rel == eliminated) && !origin.is_unruled() && !known(*rel, t)
         })
         .filter_map(|(rel, t, origin)| {
             let (row, col) = crate::lang::value::cell_coords(t.0[0]);
