@@ -33,7 +33,8 @@ pub struct CodeMap {
 /// table: code, technique, rule names. Full house is a naked single and a
 /// hidden single at once; a locked pair or triple is a naked subset in a
 /// box and a line (HoDoKu's `0110`/`0111`); skyscraper, two-string kite
-/// and simple colours are the single-digit patterns.
+/// and simple colours are the single-digit patterns; X-chains, XY-chains,
+/// remote pairs, nice loops and AICs are all the chains of `chains.dl`.
 pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
     ("0000", "singles", &["Naked single", "Hidden single"]),
     ("0002", "singles", &["Hidden single"]),
@@ -55,6 +56,12 @@ pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
     ("0401", "single_digit", &["Two-string kite"]),
     ("0500", "single_digit", &["Colour trap"]),
     ("0501", "single_digit", &["Colour wrap"]),
+    ("0701", "chains", &["AIC", "Nice loop"]),
+    ("0702", "chains", &["AIC", "Nice loop"]),
+    ("0703", "chains", &["AIC", "Nice loop"]),
+    ("0706", "chains", &["AIC", "Nice loop"]),
+    ("0707", "chains", &["AIC", "Nice loop"]),
+    ("0708", "chains", &["AIC", "Nice loop"]),
     ("0800", "wings", &["XY-wing"]),
     ("0801", "wings", &["XYZ-wing"]),
     ("0803", "wings", &["W-wing"]),

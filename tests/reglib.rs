@@ -150,7 +150,7 @@ fn the_command_prints_the_table_and_fails_on_a_failure() {
         "{text}"
     );
     assert!(
-        text.lines().any(|l| l.starts_with("0701 X-Chain (-)")),
+        text.lines().any(|l| l.starts_with("0901 ALS-XZ rule (-)")),
         "{text}"
     );
     let out = run(

@@ -2,13 +2,20 @@
 //! validate and render each one, and check two properties the docs promise:
 //! - buffering does not matter: a reader over a tiny `BufReader` yields the
 //!   same results as one over the whole slice;
-//! - `render_line` / `render_grid` output reads back as the same puzzle.
+//! - `render_line` / `render_grid` output reads back as the same puzzle;
+//! - a puzzle's state (its givens, digits placed in the input and
+//!   candidates) written as a candidate line (`solve --format candidates`),
+//!   as a digit grid with its `# candidates of the open cells:` block (the
+//!   grid format's stall) and as a bare pencil-mark grid reads back as the
+//!   same state.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use std::io::BufReader;
 use sudolog::grid::{
-    Puzzle, PuzzleError, PuzzleReader, render_candidates, render_grid, render_line, validate,
+    Geometry, Puzzle, PuzzleError, PuzzleReader, render_candidate_line, render_candidates,
+    render_candidates_comment, render_grid, render_jigsaw, render_line, render_region_line,
+    validate,
 };
 use sudolog::report;
 
@@ -27,6 +34,76 @@ fn read_back(text: &str, what: &str) -> Puzzle {
     match items.pop().unwrap() {
         Ok(p) => p,
         Err(e) => panic!("{what} output does not read back: {e}\n{text}"),
+    }
+}
+
+/// Writes `p`'s state in every pencil-mark format sudolog reads and checks
+/// that each reads back as that state.
+fn check_state_round_trips(g: &Geometry, p: &Puzzle) {
+    let masks = p.candidate_masks();
+    // Givens and digits placed in the input: the digits of the state.
+    let mut digits = p.cells.clone();
+    if let Some(marks) = &p.marks {
+        for (cell, d) in marks.entered_digits() {
+            digits[cell] = d;
+        }
+    }
+    let regions = p.regions.as_deref();
+
+    let mut line = render_candidate_line(g, &digits, &masks);
+    if let Some(r) = regions {
+        line = format!("{line} {}", render_region_line(r));
+    }
+    let back = read_back(&line, "render_candidate_line");
+    assert_eq!(
+        back.candidate_masks(),
+        masks,
+        "the candidate line changes the state:\n{line}"
+    );
+    assert_eq!(
+        back.regions, p.regions,
+        "the candidate line loses the regions:\n{line}"
+    );
+
+    let grid = match regions {
+        Some(r) => render_jigsaw(g, &digits, r),
+        None => render_grid(g, &digits),
+    };
+    let text = format!("{grid}{}", render_candidates_comment(g, &digits, &masks));
+    let back = read_back(&text, "the grid with its candidates block");
+    assert_eq!(
+        back.cells, digits,
+        "the grid with its block changes the digits:\n{text}"
+    );
+    assert_eq!(
+        back.candidate_masks(),
+        masks,
+        "the grid with its block changes the state:\n{text}"
+    );
+
+    // Alone, a pencil-mark grid takes an open cell with one candidate left
+    // for a given, which may then repeat a digit: only then may it fail.
+    if regions.is_none() {
+        let text = render_candidates(g, &digits, &masks);
+        let naked = (0..digits.len()).any(|c| digits[c] == 0 && masks[c].count_ones() == 1);
+        let mut items = read_all(text.as_bytes(), "roundtrip");
+        assert_eq!(
+            items.len(),
+            1,
+            "a pencil-mark grid reads as one puzzle:\n{text}\n{items:?}"
+        );
+        match items.pop() {
+            Some(Ok(back)) => assert_eq!(
+                back.candidate_masks(),
+                masks,
+                "the pencil-mark grid changes the state:\n{text}"
+            ),
+            Some(Err(e)) => assert!(
+                naked,
+                "the pencil-mark grid does not read back: {e}\n{text}"
+            ),
+            None => {}
+        }
     }
 }
 
@@ -75,6 +152,7 @@ fuzz_target!(|data: &[u8]| {
                         );
                         assert_eq!(back.cells, p.cells, "{what} changes the cells:\n{text}");
                     }
+                    check_state_round_trips(g, p);
                 }
             }
         }

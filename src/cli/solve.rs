@@ -26,6 +26,9 @@ pub enum Format {
     Line,
     /// One JSON object per puzzle, one per line.
     Json,
+    /// Exactly one line per puzzle: the final state as a candidate line (n
+    /// characters per cell), which reads back as that state; or `# why not`.
+    Candidates,
 }
 
 /// Arguments of `solve`.
@@ -52,7 +55,7 @@ pub struct SolveArgs {
     pub limits: Limits,
     /// Log every step: which rule placed or eliminated what, each guess and
     /// backtrack, and the path to the solution (grid and JSON formats; on
-    /// stderr for the line format).
+    /// stderr for the line and candidates formats).
     #[arg(long)]
     pub trace: bool,
     /// Leave out where each fact came from: `--trace` then shows only
@@ -114,7 +117,9 @@ pub fn solve_command(args: &SolveArgs) -> io::Result<i32> {
         Some(match item {
             Err(e) => Rendered {
                 text: match format {
-                    Format::Line => format!("{}\n", report::error_line(&e)),
+                    Format::Line | Format::Candidates => {
+                        format!("{}\n", report::error_line(&e))
+                    }
                     Format::Grid => format!("{}\n", report::grid_error(index, &e)),
                     Format::Json => format!("{}\n", report::json_error(index, &e)),
                 },
@@ -128,6 +133,14 @@ pub fn solve_command(args: &SolveArgs) -> io::Result<i32> {
                 let (text, note) = match format {
                     Format::Line => (
                         format!("{}\n", report::line(&outcome, &puzzle, &show)),
+                        if trace {
+                            report::trace_lines(&outcome, &puzzle, engine.program())
+                        } else {
+                            String::new()
+                        },
+                    ),
+                    Format::Candidates => (
+                        format!("{}\n", report::candidates(&outcome, &puzzle, &show)),
                         if trace {
                             report::trace_lines(&outcome, &puzzle, engine.program())
                         } else {

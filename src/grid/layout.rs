@@ -12,7 +12,8 @@ pub(crate) enum LineKind {
     Blank,
     /// Starts with `#`; ignored everywhere.
     Comment,
-    /// Only `-`, `+`, `|`, `=` and spaces: drawing between grid rows.
+    /// Only `-`, `+`, `|`, `=` and spaces, or a border with `.`, `:`, `'`
+    /// or `*` corners: drawing between grid rows.
     Separator,
     /// Anything else: a puzzle, a grid row, or an error.
     Content,
@@ -39,11 +40,23 @@ pub(crate) fn classify(text: &str) -> LineKind {
     } else if trimmed
         .chars()
         .all(|ch| matches!(ch, '-' | '+' | '|' | '=') || ch.is_whitespace())
+        || is_border(trimmed)
     {
         LineKind::Separator
     } else {
         LineKind::Content
     }
+}
+
+/// Whether a line is the border of a drawn grid that also uses `.`, `:`,
+/// `'` or `*` at its corners (HoDoKu's `.---.---.`, `:---+---:`,
+/// `'---'---'`, Sudoku Explainer's `*-----*`). A run of dashes is required
+/// so that a row of empty cells (`...`) stays a row.
+fn is_border(trimmed: &str) -> bool {
+    trimmed.contains("--")
+        && trimmed.chars().all(|ch| {
+            matches!(ch, '-' | '+' | '|' | '=' | '.' | ':' | '\'' | '*') || ch.is_whitespace()
+        })
 }
 
 /// Whether a file's first line is the header of a CSV file of puzzles
@@ -131,6 +144,12 @@ mod tests {
         assert_eq!(classify("| |"), LineKind::Separator);
         assert_eq!(classify("1 2 | 3 4"), LineKind::Content);
         assert_eq!(classify("...."), LineKind::Content);
+        assert_eq!(classify(".----.----."), LineKind::Separator);
+        assert_eq!(classify(":----+----:"), LineKind::Separator);
+        assert_eq!(classify("'----'----'"), LineKind::Separator);
+        assert_eq!(classify("*-----------*"), LineKind::Separator);
+        assert_eq!(classify(". . . | . . ."), LineKind::Content);
+        assert_eq!(classify(".-."), LineKind::Content);
     }
 
     #[test]

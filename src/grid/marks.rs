@@ -44,6 +44,28 @@ impl Marks {
     }
 }
 
+impl Puzzle {
+    /// The candidates of every cell in this state (bit `d` for digit `d`):
+    /// a given or a digit placed in the input is its only candidate, an
+    /// open cell keeps every digit its marks did not remove. Two readings
+    /// of one position in different formats give the same masks, even
+    /// where one format calls a digit a given and the other a cell with
+    /// one candidate left.
+    pub fn candidate_masks(&self) -> Vec<u32> {
+        let all = self.geometry.digit_mask();
+        (0..self.cells.len())
+            .map(|cell| {
+                let entered = self.marks.as_ref().and_then(|m| m.entered.get(cell));
+                let removed = self.marks.as_ref().and_then(|m| m.removed.get(cell));
+                match (self.cells[cell], entered.copied().unwrap_or(0)) {
+                    (0, 0) => all & !removed.copied().unwrap_or(0),
+                    (0, d) | (d, _) => 1u32.checked_shl(u32::from(d)).unwrap_or(0),
+                }
+            })
+            .collect()
+    }
+}
+
 /// The lengths of a candidate line: `n` characters for each of `n * n`
 /// cells.
 pub(crate) fn candidate_line_geometry(len: usize) -> Option<Geometry> {
@@ -104,7 +126,8 @@ pub(crate) fn read_candidate_line(
     })
 }
 
-fn no_candidate(origin: &Origin, at: Sym, cell: &str) -> PuzzleError {
+/// The error for a cell left without a candidate, located at `at`.
+pub(crate) fn no_candidate(origin: &Origin, at: Sym, cell: &str) -> PuzzleError {
     PuzzleError::new(
         &origin.file,
         at.line,

@@ -54,11 +54,36 @@
 //! (`:code:candidates:givens:deleted:...`) are read as a puzzle with
 //! [`Marks`]: its digits placed later and its removed candidates.
 //!
+//! **Pencil-mark grids.** `n` rows of `n` cells where each cell's
+//! candidates are one word of digits (`1567`), cells separated by spaces,
+//! boxes by `|`, with border lines of `-`, `+`, `|`, `=`, `.`, `:`, `'`, `*`
+//! (HoDoKu's `.----.----.` / `:----+----:` / `'----'----'`, Sudoku
+//! Explainer's `*-----*`). A row with at least one word of several digits
+//! starts one. A one-digit word is a given (the format cannot tell givens
+//! from digits placed later); a lone `.` is a cell with no candidate left,
+//! which is an error.
+//!
+//! ```text
+//! .----------------.----------------.----------------.
+//! | 16   8    3    | 5    2    14   | 46   9    7    |
+//! ...
+//! ```
+//!
+//! **A grid with its candidates.** Under a digit grid (or a jigsaw's
+//! region map), the comment block that `solve --logic-only` prints for a
+//! stall, [`CANDIDATES_HEADER`] followed by `n` rows of candidate words
+//! behind `#`, is read as that grid's marks: the grid's digits are givens,
+//! the open cells keep the candidates listed (one digit there is an open
+//! cell with one candidate). A placed cell must show its own digit alone.
+//!
 //! **Errors.** Each bad puzzle gives one error, located at `file:line:column`
 //! and naming the cell (`r3c5`) where there is one; reading then continues
 //! with the next puzzle. Reported problems: a wrong line length, a symbol
 //! the size does not accept, a grid row with the wrong number of symbols, a
-//! grid cut short, and a digit repeated in a row, column or box.
+//! grid cut short, and a digit repeated in a row, column or box; for
+//! pencil marks, a cell without candidates, a character that is no digit
+//! of the grid, a row with the wrong number of cells, a candidates block
+//! that disagrees with its grid or stops short.
 
 mod assemble;
 mod geometry;
@@ -66,6 +91,7 @@ mod inputs;
 mod layout;
 mod lines;
 mod marks;
+mod pmgrid;
 mod puzzle;
 mod reader;
 pub mod regions;
@@ -80,7 +106,10 @@ pub use inputs::read_inputs;
 pub use marks::Marks;
 pub use puzzle::{Origin, Puzzle, PuzzleError};
 pub use reader::PuzzleReader;
-pub use render::{render_candidates, render_grid, render_jigsaw, render_line};
+pub use render::{
+    CANDIDATES_HEADER, render_candidate_line, render_candidates, render_candidates_comment,
+    render_grid, render_jigsaw, render_line, render_region_line,
+};
 pub use solution::{SolutionError, check_solution, check_solution_in};
 pub use symbols::Symbol;
 pub use units::{Unit, UnitKind, first_repeat, units};

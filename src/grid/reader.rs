@@ -10,7 +10,11 @@ use super::layout::{
     spaced_symbols,
 };
 use super::lines::{Line, LineFault, LineSource};
-use super::marks::{candidate_line_geometry, read_candidate_line, read_hodoku_line};
+use super::marks::{candidate_line_geometry, check_state, read_candidate_line, read_hodoku_line};
+use super::pmgrid::{
+    Fit, Word, assemble_pm, fit, is_candidates_header, merge_candidates, pm_words, uncomment,
+    word_count,
+};
 use super::regions::{RegionMap, is_region_row, parse_region_map};
 use super::symbols::is_any_symbol;
 use super::{Geometry, Origin, Puzzle, PuzzleError};
@@ -129,6 +133,48 @@ impl<R: BufRead> PuzzleReader<R> {
         }
     }
 
+    /// How the next line that is not a comment or separator fits as a row
+    /// of a pencil-mark grid of size `g`; the line is put back.
+    fn next_row_fit(&mut self, g: Geometry) -> Fit {
+        loop {
+            let line = match self.next_line() {
+                Some(Ok(line)) => line,
+                other => {
+                    self.pending.extend(other);
+                    return Fit::No;
+                }
+            };
+            let Ok(text) = &line.text else {
+                self.pending.push(Ok(line));
+                return Fit::No;
+            };
+            match classify(text) {
+                LineKind::Comment | LineKind::Separator => continue,
+                LineKind::Blank => return Fit::No,
+                LineKind::Content => {
+                    let found = fit(&pm_words(text, line.number), g);
+                    self.pending.push(Ok(line));
+                    return found;
+                }
+            }
+        }
+    }
+
+    /// The size and words of a line that starts a pencil-mark grid: `n`
+    /// words of candidates, at least one of several digits. A line whose
+    /// words hold characters that are no digit of the size (a typo, or a
+    /// sentence of `n` words) only starts one if the next row is a
+    /// pencil-mark row without fault, so stray text never swallows a grid.
+    fn starts_pm_grid(&mut self, text: &str, number: usize) -> Option<(Geometry, Vec<Word>)> {
+        let g = Geometry::from_side(word_count(text))?;
+        let words = pm_words(text, number);
+        match fit(&words, g) {
+            Fit::Strict => Some((g, words)),
+            Fit::Loose if self.next_row_fit(g) == Fit::Strict => Some((g, words)),
+            _ => None,
+        }
+    }
+
     /// Decides whether a line with `row.len()` of 4, 9, 16 or 25 symbols starts
     /// a grid block. A lone 16-symbol line may be a whole 4x4 puzzle, and a
     /// line with characters that are no symbol at all may be stray text, so
@@ -140,18 +186,23 @@ impl<R: BufRead> PuzzleReader<R> {
         if g.n == 16 && reads_as_4x4_line(row) {
             return false;
         }
-        (plain && g.n != 16) || self.next_row_len() == Some(g.n)
+        // A pencil-mark grid may begin with a row of placed digits only.
+        (plain && g.n != 16) || self.next_row_len() == Some(g.n) || self.next_row_fit(g) != Fit::No
     }
 
-    /// Reads the rest of a grid block whose first row is `first`.
+    /// Reads the rest of a grid block whose first row is `first`, one word
+    /// per cell. A plain grid has one symbol per cell; a pencil-mark grid
+    /// (`pm`, or as soon as a row of candidate words shows up) one word of
+    /// candidates per cell.
     fn read_grid(
         &mut self,
         g: Geometry,
         start: usize,
-        first: Vec<Sym>,
+        first: Vec<Word>,
+        mut pm: bool,
     ) -> Result<Puzzle, PuzzleError> {
-        let mut syms = first;
-        syms.reserve(g.cell_count().saturating_sub(syms.len()));
+        let mut cells = first;
+        cells.reserve(g.cell_count().saturating_sub(cells.len()));
         let mut rows = 1;
         // After the first bad row we keep consuming the block so that its
         // remaining rows do not turn into more errors.
@@ -181,7 +232,7 @@ impl<R: BufRead> PuzzleReader<R> {
                 LineKind::Comment | LineKind::Separator => continue,
                 LineKind::Blank => {
                     let why = format!("a blank line at line {} ended it", line.number);
-                    if g.n == 16 {
+                    if g.n == 16 && !pm {
                         // Read again with the lines before it, it ends them too.
                         taken.push(Line {
                             number: line.number,
@@ -196,8 +247,8 @@ impl<R: BufRead> PuzzleReader<R> {
             }
             let row = grid_symbols(&text, line.number);
             rows += 1;
-            if row.len() == g.n {
-                syms.extend(row);
+            if !pm && row.len() == g.n {
+                cells.extend(row.into_iter().map(|s| vec![s]));
                 if g.n == 16 {
                     taken.push(Line {
                         number: line.number,
@@ -206,7 +257,20 @@ impl<R: BufRead> PuzzleReader<R> {
                 }
                 continue;
             }
-            if PUZZLE_LINE_LENGTHS.contains(&first_token(&text, 0).0.len()) {
+            let words = pm_words(&text, line.number);
+            if words.len() == g.n && (pm || fit(&words, g) != Fit::No) {
+                pm = true;
+                cells.extend(words);
+                continue;
+            }
+            if pm && row.len() == g.n {
+                // A row of single symbols without spaces (`6..|...|..7`).
+                cells.extend(row.into_iter().map(|s| vec![s]));
+                continue;
+            }
+            let lone = first_token(&text, 0).0.len();
+            // In a pencil-mark grid a first word up to `n` long is a cell.
+            if PUZZLE_LINE_LENGTHS.contains(&lone) && !(pm && lone <= g.n) {
                 // A one-line puzzle right after the block: the block was short.
                 let why = format!("line {} holds a whole puzzle", line.number);
                 self.pending.push(Ok(Line {
@@ -217,15 +281,131 @@ impl<R: BufRead> PuzzleReader<R> {
                     fault.unwrap_or_else(|| self.cut_short(g, start, rows - 1, &why, taken))
                 );
             }
-            fault.get_or_insert_with(|| self.row_length_error(g, rows, &row, line.number));
+            fault.get_or_insert_with(|| {
+                if pm {
+                    let what = format!("this {} pencil-mark grid", g.label());
+                    self.pm_row_error(g, rows, &words, line.number, &what)
+                } else {
+                    self.row_length_error(g, rows, &row, line.number)
+                }
+            });
         }
-        match fault {
-            Some(e) => Err(e),
-            None => {
+        if let Some(e) = fault {
+            return Err(e);
+        }
+        if pm {
+            return assemble_pm(g, &cells, self.origin(start));
+        }
+        let syms: Vec<Sym> = cells.into_iter().flatten().collect();
+        // The grid format prints a stall's pencil marks under the grid (a
+        // jigsaw's under its region map) as a comment block; it belongs to
+        // the grid, so that the output reads back as the same state.
+        let (block, regions) = match self.read_candidates_block(g) {
+            Ok(None) => {
                 let regions = self.read_region_block(g)?;
-                assemble(g, &syms, self.origin(start), String::new(), regions)
+                match regions {
+                    Some(_) => (self.read_candidates_block(g), regions),
+                    None => (Ok(None), None),
+                }
             }
+            other => (other, None),
+        };
+        let puzzle = assemble(g, &syms, self.origin(start), String::new(), regions)?;
+        match block? {
+            Some(words) => merge_candidates(puzzle, &words),
+            None => Ok(puzzle),
         }
+    }
+
+    /// Reads sudolog's candidates block if the next line is its header
+    /// ([`super::render::CANDIDATES_HEADER`]): `n` comment lines, each a
+    /// row of candidate words behind `#`, separator lines between them.
+    /// Anything else is put back and means no block.
+    fn read_candidates_block(&mut self, g: Geometry) -> Result<Option<Vec<Word>>, PuzzleError> {
+        let header = match self.next_line() {
+            Some(Ok(line)) => line,
+            Some(Err(e)) => return Err(self.io_error(e)),
+            None => return Ok(None),
+        };
+        if !header.text.as_ref().is_ok_and(|t| is_candidates_header(t)) {
+            self.pending.push(Ok(header));
+            return Ok(None);
+        }
+        let mut cells: Vec<Word> = Vec::with_capacity(g.cell_count());
+        let mut rows = 0;
+        while rows < g.n {
+            let short = |rows: usize, why: &str| {
+                format!(
+                    "the candidates block under this {} grid has only {rows} of its {} rows \
+                     ({why}); give every row's candidates, each line behind '#'",
+                    g.label(),
+                    g.n
+                )
+            };
+            let line = match self.next_line() {
+                Some(Ok(line)) => line,
+                Some(Err(e)) => return Err(self.io_error(e)),
+                None => return Err(self.error(header.number, 1, short(rows, "the input ended"))),
+            };
+            let text = match &line.text {
+                Ok(text) if classify(text) == LineKind::Comment => uncomment(text),
+                Ok(text) => {
+                    let why = if classify(text) == LineKind::Blank {
+                        format!("a blank line at line {} ended it", line.number)
+                    } else {
+                        format!("line {} is no comment", line.number)
+                    };
+                    self.pending.push(Ok(line));
+                    return Err(self.error(header.number, 1, short(rows, &why)));
+                }
+                Err(f) => return Err(self.fault_error(line.number, f)),
+            };
+            if classify(&text) != LineKind::Content {
+                continue;
+            }
+            rows += 1;
+            let words = pm_words(&text, line.number);
+            if words.len() == g.n {
+                cells.extend(words);
+                continue;
+            }
+            let row = grid_symbols(&text, line.number);
+            if row.len() == g.n {
+                cells.extend(row.into_iter().map(|s| vec![s]));
+                continue;
+            }
+            let what = format!("the candidates block under this {} grid", g.label());
+            return Err(self.pm_row_error(g, rows, &words, line.number, &what));
+        }
+        Ok(Some(cells))
+    }
+
+    /// The error for a row of a pencil-mark grid with the wrong number of
+    /// cells; `what` names the grid (`this 9x9 pencil-mark grid`).
+    fn pm_row_error(
+        &self,
+        g: Geometry,
+        row: usize,
+        words: &[Word],
+        line: usize,
+        what: &str,
+    ) -> PuzzleError {
+        let found = words.len();
+        let (column, advice) = match words.get(g.n).and_then(|w| w.first()) {
+            Some(extra) => (extra.col, "remove the extra ones or join split words"),
+            None => (1, "add the missing cells"),
+        };
+        self.error(
+            line,
+            column,
+            format!(
+                "row {row} of {what} has {found} {} but needs exactly {}: each cell's \
+                 candidates are one word (such as 1567), cells separated by spaces or '|'; \
+                 {advice}",
+                plural(found, "cell"),
+                g.n
+            ),
+        )
     }
 
     /// Reads the region map that may follow a grid block (a jigsaw): `n`
@@ -357,21 +537,23 @@ impl<R: BufRead> PuzzleReader<R> {
         }
         let (token, label) = first_token(text, number);
         if let Some(g) = candidate_line_geometry(token.len()) {
+            // A jigsaw's region map may follow the state, as for a puzzle.
+            let (map, rest) = first_token(&label, number);
+            if map.len() == g.cell_count() && is_region_row(&map) {
+                let map = shifted(map, text, &label);
+                let regions = parse_region_map(g, &map, &self.file)?;
+                let mut puzzle = read_candidate_line(g, &token, self.origin(number), rest)?;
+                puzzle.regions = Some(regions);
+                check_state(&puzzle)?;
+                return Ok(puzzle);
+            }
             return read_candidate_line(g, &token, self.origin(number), label);
         }
         if let Some(g) = Geometry::from_cell_count(token.len()) {
             // A jigsaw's region map may follow the puzzle on its line.
             let (map, rest) = first_token(&label, number);
             if map.len() == g.cell_count() && is_region_row(&map) {
-                // Columns of the label's words count from the line's start.
-                let shift = text.trim_end().chars().count() - label.chars().count();
-                let map: Vec<Sym> = map
-                    .into_iter()
-                    .map(|s| Sym {
-                        col: s.col + shift,
-                        ..s
-                    })
-                    .collect();
+                let map = shifted(map, text, &label);
                 let regions = parse_region_map(g, &map, &self.file)?;
                 return assemble(g, &token, self.origin(number), rest, Some(regions));
             }
@@ -413,6 +595,22 @@ impl<R: BufRead> PuzzleReader<R> {
             ),
         ))
     }
+}
+
+/// The symbols of a word of `label` (the end of line `text`) with their
+/// columns counted from the line's start rather than the label's.
+fn shifted(word: Vec<Sym>, text: &str, label: &str) -> Vec<Sym> {
+    let shift = text
+        .trim_end()
+        .chars()
+        .count()
+        .saturating_sub(label.chars().count());
+    word.into_iter()
+        .map(|s| Sym {
+            col: s.col + shift,
+            ..s
+        })
+        .collect()
 }
 
 /// Whether a row of 16 symbols is written as a whole 4x4 puzzle is (what
@@ -466,9 +664,15 @@ impl<R: BufRead> PuzzleReader<R> {
             if classify(&text) != LineKind::Content || (line.number == 1 && is_csv_header(&text)) {
                 continue;
             }
+            if let Some((g, words)) = self.starts_pm_grid(&text, line.number) {
+                return Some(self.read_grid(g, line.number, words, true));
+            }
             let row = grid_symbols(&text, line.number);
             let result = match Geometry::from_side(row.len()) {
-                Some(g) if self.starts_grid(g, &row) => self.read_grid(g, line.number, row),
+                Some(g) if self.starts_grid(g, &row) => {
+                    let first = row.into_iter().map(|s| vec![s]).collect();
+                    self.read_grid(g, line.number, first, false)
+                }
                 Some(g) if g.n == 16 => assemble(
                     GEOMETRY_4X4,
                     &row,

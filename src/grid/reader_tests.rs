@@ -734,3 +734,301 @@ fn a_hodoku_line_reports_impossible_states_where_they_are_written() {
     assert!(one_err(":0100:1:").message.contains("fewer fields"));
     assert!(one_err(":0100:1:123::").message.contains("has 3 cells"));
 }
+
+/// A pencil-mark state of any size: the `sample` grid's digits, and for
+/// each open cell its solution digit and one or two more candidates.
+fn sample_state(g: Geometry) -> (Vec<u8>, Vec<u32>) {
+    let (b, n) = (g.box_size, g.n);
+    let cells = sample(g);
+    let candidates = (0..g.cell_count())
+        .map(|cell| {
+            let (r, c) = (g.row_of(cell), g.col_of(cell));
+            let digit = (b * (r % b) + r / b + c) % n + 1;
+            let other = digit % n + 1;
+            let third = (digit + cell) % n + 1;
+            let mask = 1u32 << digit | 1 << other;
+            if cell % 3 == 0 {
+                mask | 1 << third
+            } else {
+                mask
+            }
+        })
+        .collect();
+    (cells, candidates)
+}
+
+/// The state's candidates as [`Puzzle::candidate_masks`] gives them.
+fn masks_of(g: Geometry, cells: &[u8], candidates: &[u32]) -> Vec<u32> {
+    cells
+        .iter()
+        .zip(candidates)
+        .map(|(&d, &m)| if d == 0 { m & g.digit_mask() } else { 1 << d })
+        .collect()
+}
+
+#[test]
+fn a_pencil_mark_grid_reads_as_its_state_for_every_size() {
+    use crate::grid::render_candidates;
+    for g in Geometry::all() {
+        let (cells, candidates) = sample_state(g);
+        let text = render_candidates(&g, &cells, &candidates);
+        let p = one(&text);
+        assert_eq!(p.geometry, g, "{text}");
+        assert_eq!(
+            p.candidate_masks(),
+            masks_of(g, &cells, &candidates),
+            "{text}"
+        );
+        // Placed digits are givens; open cells are open.
+        assert_eq!(p.cells, cells, "{text}");
+        assert!(p.marks.is_some());
+    }
+}
+
+#[test]
+fn the_grid_output_with_its_candidates_block_reads_back_as_the_same_state() {
+    use crate::grid::render_candidates_comment;
+    for g in Geometry::all() {
+        let (cells, mut candidates) = sample_state(g);
+        // An open cell with one candidate left: the block writes it as one
+        // digit, and the grid above says the cell is open.
+        candidates[1] = 1 << 2;
+        let mut cells = cells;
+        cells[1] = 0;
+        let text = format!(
+            "# puzzle 1 (x.txt:1): stalled\n{}{}# stats: 1 steps\n",
+            render_grid(&g, &cells),
+            render_candidates_comment(&g, &cells, &candidates)
+        );
+        let p = one(&text);
+        assert_eq!(p.geometry, g);
+        assert_eq!(p.cells, cells, "{text}");
+        assert_eq!(
+            p.candidate_masks(),
+            masks_of(g, &cells, &candidates),
+            "{text}"
+        );
+        assert_eq!(p.candidate_masks()[1], 1 << 2);
+        // Without its block, the same grid is only its digits.
+        let bare: String = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(one(&bare).marks.is_none());
+    }
+}
+
+#[test]
+fn a_jigsaw_grid_takes_the_block_under_its_region_map() {
+    use crate::grid::{render_candidates_comment, render_jigsaw};
+    let g = Geometry::from_side(4).unwrap();
+    let cells = vec![1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4];
+    let regions = [0u8, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3];
+    let mut candidates = vec![0b11110u32; 16];
+    candidates[5] = 0b01100;
+    let text = format!(
+        "{}{}",
+        render_jigsaw(&g, &cells, &regions),
+        render_candidates_comment(&g, &cells, &candidates)
+    );
+    let p = one(&text);
+    assert!(p.regions.is_some(), "{text}");
+    assert_eq!(p.candidate_masks()[5], 0b01100);
+    assert_eq!(p.candidate_masks()[0], 1 << 1);
+}
+
+/// The state of HoDoKu's print of a pencil-mark grid (borders `.---.`,
+/// `:---+`, `'---'`; a width per column), with one cell changed by `edit`.
+const HODOKU_PM: &str = "\
+.----------------.--------------.------------.
+| 16    8    3   | 5   2    14  | 46  9   7  |
+| 4567  456  457 | 8   67   9   | 1   2   3  |
+| 167   2    9   | 3   167  147 | 46  5   8  |
+:----------------+--------------+------------:
+| 2     345  145 | 6   9    8   | 7   13  45 |
+| 489   7    148 | 12  5    3   | 28  6   49 |
+| 589   359  6   | 7   4    12  | 28  13  59 |
+:----------------+--------------+------------:
+| 3     45   457 | 14  17   6   | 9   8   2  |
+| 469   469  2   | 49  8    5   | 3   7   1  |
+| 789   1    78  | 29  3    27  | 5   4   6  |
+'----------------'--------------'------------'
+";
+
+#[test]
+fn hodoku_and_sudoku_explainer_borders_frame_a_pencil_mark_grid() {
+    let p = one(HODOKU_PM);
+    assert_eq!(p.origin.line, 2);
+    assert_eq!(p.cells[1], 8);
+    assert_eq!(p.cells[0], 0);
+    assert_eq!(p.candidate_masks()[0], 1 << 1 | 1 << 6);
+    assert_eq!(p.positions[9], (3, 3));
+    let se = HODOKU_PM
+        .replace(
+            ".----------------.--------------.------------.",
+            "*--------------------------------------------*",
+        )
+        .replace(
+            "'----------------'--------------'------------'",
+            "*--------------------------------------------*",
+        )
+        .replace(
+            ":----------------+--------------+------------:",
+            "|----------------+--------------+------------|",
+        );
+    assert_eq!(one(&se).candidate_masks(), p.candidate_masks());
+}
+
+#[test]
+fn a_pencil_mark_grid_may_start_with_a_row_of_placed_digits() {
+    use crate::grid::render_candidates;
+    for g in [
+        Geometry::from_side(9).unwrap(),
+        Geometry::from_side(16).unwrap(),
+    ] {
+        let (mut cells, candidates) = sample_state(g);
+        // Row 1 of the sample's solution is 1..=n.
+        for (c, cell) in cells.iter_mut().take(g.n).enumerate() {
+            *cell = (c + 1) as u8;
+        }
+        let text = render_candidates(&g, &cells, &candidates);
+        assert!(
+            text.lines()
+                .next()
+                .unwrap()
+                .split_whitespace()
+                .all(|w| w.len() == 1 || w == "|")
+        );
+        let p = one(&text);
+        assert_eq!(p.geometry, g, "{text}");
+        assert_eq!(
+            p.candidate_masks(),
+            masks_of(g, &cells, &candidates),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn pencil_mark_errors_are_located_and_name_the_cell() {
+    // A symbol that is no digit of the grid.
+    let e = one_err(&HODOKU_PM.replace("| 4567  456  457 |", "| 4567  456  4x7 |"));
+    assert_eq!((e.line, e.column), (3, 15));
+    assert!(
+        e.message
+            .contains("'x' is no digit of a 9x9 grid, in the candidates of r2c3"),
+        "{e}"
+    );
+    // A cell without candidates.
+    let e = one_err(&HODOKU_PM.replace("| 4567  456  457 |", "| 4567  .    457 |"));
+    assert_eq!((e.line, e.column), (3, 9));
+    assert!(e.message.contains("r2c2 has no candidate left"), "{e}");
+    // A row with eight cells.
+    let e = one_err(&HODOKU_PM.replace("| 4567  456  457 |", "| 4567  456       |"));
+    assert_eq!(e.line, 3);
+    assert!(
+        e.message
+            .contains("row 2 of this 9x9 pencil-mark grid has 8 cells but needs exactly 9"),
+        "{e}"
+    );
+    // A row with ten: located at the extra word.
+    let e = one_err(&HODOKU_PM.replace("| 4567  456  457 |", "| 4567  456  45 7 |"));
+    assert_eq!((e.line, e.column), (3, 44));
+    // Two givens 8 in row 1.
+    let e = one_err(&HODOKU_PM.replace("| 16    8 ", "| 8     8 "));
+    assert!(e.message.contains('8'), "{e}");
+    // A missing row.
+    let cut: String = HODOKU_PM
+        .lines()
+        .filter(|l| !l.starts_with("| 489"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let e = one_err(&cut);
+    assert!(e.message.contains("only 8 of its 9 rows"), "{e}");
+}
+
+#[test]
+fn a_typo_in_the_first_row_is_an_error_there_and_prose_never_swallows_a_grid() {
+    let bad = HODOKU_PM.replace("| 16    8 ", "| 1y    8 ");
+    let e = one_err(&bad);
+    assert_eq!((e.line, e.column), (2, 4));
+    assert!(
+        e.message
+            .contains("'y' is no digit of a 9x9 grid, in the candidates of r1c1"),
+        "{e}"
+    );
+    // A sentence of nine words before a plain grid stays an error of its own.
+    let g = Geometry::from_side(9).unwrap();
+    let text = format!(
+        "This is a line of text with nine words\n{}",
+        render_grid(&g, &one(E1).cells)
+    );
+    let items = read(&text);
+    assert_eq!(items.len(), 2, "{items:?}");
+    assert!(items[0].is_err());
+    assert_eq!(render_line(&g, &items[1].as_ref().unwrap().cells), E1);
+}
+
+#[test]
+fn a_bad_candidates_block_is_an_error_of_its_grid() {
+    use crate::grid::render_candidates_comment;
+    let g = Geometry::from_side(9).unwrap();
+    let cells = one(E1).cells;
+    let candidates: Vec<u32> = cells.iter().map(|_| g.digit_mask()).collect();
+    let grid = render_grid(&g, &cells);
+    let block = render_candidates_comment(&g, &cells, &candidates);
+    let text = format!("{grid}{block}");
+    assert!(one(&text).marks.is_some());
+    // r1c1 holds 1 in the grid; the block gives it 2.
+    let e = one_err(&text.replacen("#   1 ", "#   2 ", 1));
+    assert_eq!((e.line, e.column), (13, 5));
+    assert!(
+        e.message
+            .contains("r1c1 holds 1 in the grid above, but its candidates here are '2'"),
+        "{e}"
+    );
+    // The block stops after 8 rows, then the next puzzle follows.
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.pop();
+    let short = format!("{}\n{E2}\n", lines.join("\n"));
+    let items = read(&short);
+    assert_eq!(items.len(), 2, "{items:?}");
+    let e = items[0].as_ref().unwrap_err();
+    assert_eq!((e.line, e.column), (12, 1));
+    assert!(
+        e.message
+            .contains("only 8 of its 9 rows (line 23 is no comment)"),
+        "{e}"
+    );
+    assert!(items[1].is_ok());
+    // A block row with a cell missing.
+    let e = one_err(&text.replacen("#   1 ", "#   ", 1));
+    assert_eq!(e.line, 13);
+    assert!(
+        e.message
+            .contains("row 1 of the candidates block under this 9x9 grid has 8 cells"),
+        "{e}"
+    );
+    // An open cell without candidates in the block.
+    let open = text.lines().nth(12).unwrap();
+    let emptied = open.replacen("123456789", ".        ", 1);
+    let e = one_err(&text.replacen(open, &emptied, 1));
+    assert!(e.message.contains("r1c3 has no candidate left"), "{e}");
+}
+
+#[test]
+fn a_candidate_line_keeps_a_jigsaw_region_map() {
+    let g = Geometry::from_side(4).unwrap();
+    let line = crate::grid::render_candidate_line(
+        &g,
+        &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        &[0b11110; 16],
+    );
+    let p = one(&format!("{line} AABBAABBCCDDCCDD state"));
+    assert!(p.regions.is_some());
+    assert_eq!(p.label, "state");
+    assert_eq!(p.candidate_masks()[0], 1 << 1);
+    let e = one_err(&format!("{line} AABBAABBCCDDCCDE"));
+    assert_eq!(e.column, 64 + 2 + 15);
+}

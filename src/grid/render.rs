@@ -56,6 +56,56 @@ pub fn render_candidates(g: &Geometry, cells: &[u8], candidates: &[u32]) -> Stri
     layout(g, &texts)
 }
 
+/// The comment line that introduces the pencil marks of a stalled grid in
+/// the grid format; the reader takes the block under it as the marks of
+/// the grid above.
+pub const CANDIDATES_HEADER: &str = "# candidates of the open cells:";
+
+/// The pencil marks of a grid as a comment block: [`CANDIDATES_HEADER`],
+/// then [`render_candidates`] with each line behind `#   `. Printed under
+/// [`render_grid`] (or [`render_jigsaw`]), it reads back with the grid as
+/// one state: the grid's digits and these candidates.
+pub fn render_candidates_comment(g: &Geometry, cells: &[u8], candidates: &[u32]) -> String {
+    let mut out = format!("{CANDIDATES_HEADER}\n");
+    for l in render_candidates(g, cells, candidates).lines() {
+        out.push_str("#   ");
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+/// A state as one candidate line: for each cell, `n` characters, its
+/// digit `d` at place `d` if still possible, else `.` (729 characters on
+/// 9x9). A placed cell has its digit as its only candidate. It reads back
+/// as the same state.
+pub fn render_candidate_line(g: &Geometry, cells: &[u8], candidates: &[u32]) -> String {
+    let mut out = String::with_capacity(g.cell_count() * g.n);
+    for cell in 0..g.cell_count() {
+        let mask = match cells.get(cell).copied().unwrap_or(0) {
+            0 => candidates.get(cell).copied().unwrap_or(0),
+            d => 1u32.checked_shl(u32::from(d)).unwrap_or(0),
+        };
+        out.extend((1..=g.n).map(|d| {
+            if d < 32 && mask & (1 << d) != 0 {
+                g.digit_symbol(d as u8)
+            } else {
+                '.'
+            }
+        }));
+    }
+    out
+}
+
+/// A jigsaw's region map on one line, a letter per cell, as the line
+/// format reads it after the puzzle.
+pub fn render_region_line(regions: &[u8]) -> String {
+    regions
+        .iter()
+        .map(|&r| super::regions::region_letter(usize::from(r)))
+        .collect()
+}
+
 fn candidate_text(g: &Geometry, mask: u32) -> String {
     let text: String = (1..=g.n)
         .filter(|&d| d < 32 && mask & (1 << d) != 0)

@@ -30,6 +30,7 @@ pub const STANDARD: &[(&str, &str)] = &[
         "rules/single_digit.dl",
         include_str!("../../rules/single_digit.dl"),
     ),
+    ("rules/chains.dl", include_str!("../../rules/chains.dl")),
 ];
 
 /// The variants' rule files (`rules/variants/`), compiled into the binary

@@ -1,11 +1,13 @@
 //! Output formats for solve results: the line format (one line per puzzle),
-//! the grid format (grids and pencil marks, readable back as input), and
-//! JSON (one object per puzzle, one per line).
+//! the grid format (grids and pencil marks, readable back as input), the
+//! candidates format (the final state as one candidate line, readable back
+//! as the same state), and JSON (one object per puzzle, one per line).
 
 pub mod summary;
 
 use crate::grid::{
-    Puzzle, PuzzleError, render_candidates, render_grid, render_jigsaw, render_line,
+    Puzzle, PuzzleError, render_candidate_line, render_candidates_comment, render_grid,
+    render_jigsaw, render_line, render_region_line,
 };
 use crate::lang::program::Program;
 use crate::solve::{Outcome, Verdict};
@@ -124,6 +126,28 @@ pub fn line(outcome: &Outcome, puzzle: &Puzzle, show: &Show) -> String {
     }
 }
 
+/// The candidates format: one line per puzzle, its final state (the
+/// solution, or where the rules stalled) as a candidate line, a solved
+/// cell having its digit as its only candidate, and a jigsaw's region map
+/// after it; it reads back as that state. When counting, `# N solutions`
+/// follows, which reads back as a label. Any other end is `# why not`, as
+/// [`line`] says it.
+pub fn candidates(outcome: &Outcome, puzzle: &Puzzle, show: &Show) -> String {
+    let g = &puzzle.geometry;
+    if !matches!(outcome.verdict, Verdict::Solved | Verdict::Stalled) {
+        return line(outcome, puzzle, show);
+    }
+    let mut out = render_candidate_line(g, &outcome.grid, &outcome.candidates);
+    if let Some(regions) = &puzzle.regions {
+        out.push(' ');
+        out.push_str(&render_region_line(regions));
+    }
+    if outcome.verdict == Verdict::Solved && show.counting {
+        out.push_str(&format!(" # {}", count_words(outcome)));
+    }
+    out
+}
+
 /// The step log and the guesses on the solution's branch, one `#` line each.
 pub fn trace_lines(outcome: &Outcome, puzzle: &Puzzle, program: &Program) -> String {
     let g = &puzzle.geometry;
@@ -185,12 +209,12 @@ pub fn grid(
         None => out.push_str(&render_grid(g, &outcome.grid)),
     }
     if outcome.verdict == Verdict::Stalled {
-        out.push_str("# candidates of the open cells:\n");
-        for l in render_candidates(g, &outcome.grid, &outcome.candidates).lines() {
-            out.push_str("#   ");
-            out.push_str(l);
-            out.push('\n');
-        }
+        // Under the grid, so that the reader takes it as the grid's marks.
+        out.push_str(&render_candidates_comment(
+            g,
+            &outcome.grid,
+            &outcome.candidates,
+        ));
     }
     if show.stats {
         out.push_str(&stats_line(outcome));
