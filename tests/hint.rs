@@ -194,3 +194,41 @@ fn bad_requests_are_errors() {
     let status: Vec<&str> = rows.iter().map(|r| r["status"].as_str().unwrap()).collect();
     assert_eq!(status, ["step", "invalid", "step"]);
 }
+
+#[test]
+fn a_stall_written_as_candidates_reads_back_with_its_placed_cells_placed() {
+    // `solve --format candidates` writes a placed cell as its one
+    // candidate; read back, it is placed, so no hint offers it as a naked
+    // single: the stall stays a stall.
+    let out = run(
+        &[
+            "solve",
+            "--logic-only",
+            "--max-tier",
+            "8",
+            "--format",
+            "candidates",
+            STUCK,
+        ],
+        None,
+    );
+    let line = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(line.trim().len(), 729, "{line}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("stall.txt");
+    std::fs::write(&path, &line).unwrap();
+    let rows = hints(path.to_str().unwrap(), &[]);
+    assert_eq!(rows[0]["status"], "stuck", "{}", rows[0]);
+    // Two one-candidate cells with the same digit in a row: a located error.
+    let cell = |d: char| {
+        (1..=9)
+            .map(|k| if char::from(b'0' + k) == d { d } else { '.' })
+            .collect::<String>()
+    };
+    let bad = format!("{}{}{}", cell('1'), cell('1'), "123456789".repeat(79));
+    std::fs::write(&path, bad).unwrap();
+    let out = run(&["hint", path.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(":1:10: digit 1 at r1c2 repeats the 1 at r1c1"), "{text}");
+}

@@ -547,7 +547,9 @@ impl<R: BufRead> PuzzleReader<R> {
                 check_state(&puzzle)?;
                 return Ok(puzzle);
             }
-            return read_candidate_line(g, &token, self.origin(number), label);
+            let puzzle = read_candidate_line(g, &token, self.origin(number), label)?;
+            check_state(&puzzle)?;
+            return Ok(puzzle);
         }
         if let Some(g) = Geometry::from_cell_count(token.len()) {
             // A jigsaw's region map may follow the puzzle on its line.
