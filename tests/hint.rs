@@ -230,5 +230,8 @@ fn a_stall_written_as_candidates_reads_back_with_its_placed_cells_placed() {
     let out = run(&["hint", path.to_str().unwrap()], None);
     assert_eq!(out.status.code(), Some(2));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains(":1:10: digit 1 at r1c2 repeats the 1 at r1c1"), "{text}");
+    assert!(
+        text.contains(":1:10: digit 1 at r1c2 repeats the 1 at r1c1"),
+        "{text}"
+    );
 }
