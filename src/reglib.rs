@@ -34,7 +34,8 @@ pub struct CodeMap {
 /// hidden single at once; a locked pair or triple is a naked subset in a
 /// box and a line (HoDoKu's `0110`/`0111`); skyscraper, two-string kite
 /// and simple colours are the single-digit patterns; X-chains, XY-chains,
-/// remote pairs, nice loops and AICs are all the chains of `chains.dl`.
+/// remote pairs, nice loops, AICs, turbot fish and dual kites are all
+/// chains of `chains.dl`.
 pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
     ("0000", "singles", &["Naked single", "Hidden single"]),
     ("0002", "singles", &["Hidden single"]),
@@ -54,6 +55,8 @@ pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
     ("0302", "fish", &["Fish"]),
     ("0400", "single_digit", &["Skyscraper"]),
     ("0401", "single_digit", &["Two-string kite"]),
+    ("0403", "chains", &["AIC", "Nice loop"]),
+    ("0404", "chains", &["AIC", "Nice loop"]),
     ("0500", "single_digit", &["Colour trap"]),
     ("0501", "single_digit", &["Colour wrap"]),
     ("0701", "chains", &["AIC", "Nice loop"]),
@@ -246,6 +249,9 @@ pub struct Checker {
     /// Every technique, for the hint check.
     all: Hinter,
     solver: Solver,
+    /// Per pattern name, the place of its first rule in the program (the
+    /// files list easier patterns first).
+    label_rank: FxHashMap<String, usize>,
 }
 
 /// Why a [`Checker`] could not be built.
@@ -286,11 +292,18 @@ impl Checker {
         let all = Hinter::new(program, None, fact_limit).map_err(CheckerError::Hinter)?;
         let solver = Solver::new().map_err(CheckerError::Solver)?;
         let maps = maps.into_iter().map(|m| (m.code.clone(), m)).collect();
+        let mut label_rank = FxHashMap::default();
+        for (i, r) in program.rules.iter().enumerate() {
+            if let Some(label) = r.label() {
+                label_rank.entry(label.to_string()).or_insert(i);
+            }
+        }
         Ok(Checker {
             maps,
             alone,
             all,
             solver,
+            label_rank,
         })
     }
 
@@ -314,22 +327,23 @@ impl Checker {
             return result(CaseVerdict::NotCovered, None);
         };
         let g = case.puzzle.geometry;
-        let made: Vec<(bool, usize, u8)> = match hinter.hint(&case.puzzle) {
-            Hint::Step(step) => step
-                .facts
+        // Every pattern of the technique counts (a W-wing case may hold an
+        // XY-wing too, which a hint would name first).
+        let made: Vec<(bool, usize, u8)> = match hinter.every_step(&case.puzzle) {
+            Ok(steps) => steps
                 .iter()
-                .map(|f| (f.placed, f.cell, f.digit))
+                .flat_map(|step| step.facts.iter().map(|f| (f.placed, f.cell, f.digit)))
                 .collect(),
-            Hint::Stuck | Hint::Solved => Vec::new(),
-            Hint::Contradiction(_) => {
+            Err(Hint::Contradiction(_)) => {
                 return result(
                     CaseVerdict::Failed("the state is contradictory".into()),
                     None,
                 );
             }
-            Hint::Stopped(_) => {
+            Err(Hint::Stopped(_)) => {
                 return result(CaseVerdict::Failed("a limit stopped it".into()), None);
             }
+            Err(_) => Vec::new(),
         };
         let show = |placed: bool, c: usize, d: u8| {
             format!("{}{}{d}", g.cell_name(c), if placed { "=" } else { "<>" })
@@ -380,11 +394,9 @@ impl Checker {
                     || (step.technique == map.technique && {
                         // Within a technique, its file lists the easier
                         // patterns first (skyscraper, kite, colouring): a
-                        // rule named no later than the expected one counts.
+                        // pattern named no later than the expected one counts.
                         let program = step.solve.engine().program();
-                        let rank = |label: &str| {
-                            program.rules.iter().position(|r| r.label() == Some(label))
-                        };
+                        let rank = |label: &str| self.label_rank.get(label).copied();
                         let expected = map.labels.iter().filter_map(|l| rank(l)).max();
                         map.labels.is_empty()
                             || step.facts.iter().any(|f| {

@@ -86,12 +86,12 @@ fn the_covered_cases_pass_and_hints_name_their_technique() {
 #[test]
 fn a_wrong_map_or_a_wrong_expectation_fails() {
     let library = read_library(&repo_path(LIBRARY)).unwrap();
-    // Empty rectangles are no skyscrapers or kites: mapped to the
-    // single-digit patterns, most of them miss their elimination.
+    // Empty rectangles are no locked candidates: mapped to them, most miss
+    // their elimination.
     let mut maps = standard_maps();
     maps.push(CodeMap {
         code: "0402".into(),
-        technique: "single_digit".into(),
+        technique: "locked".into(),
         labels: Vec::new(),
     });
     let checker = checker(maps);
@@ -159,7 +159,7 @@ fn the_command_prints_the_table_and_fails_on_a_failure() {
             "--no-progress",
             "--failures",
             "--map",
-            "0402=single_digit",
+            "0402=locked",
             LIBRARY,
         ],
         None,

@@ -316,7 +316,10 @@ impl Program {
     /// their own feeds them (their helpers' recursion, a chain's closure,
     /// still runs to its fixpoint). Returns the two relations: the step's
     /// placements and its eliminations.
-    pub fn freeze_state(&mut self) -> (RelId, RelId) {
+    ///
+    /// With `label`, only the conclusions of the rules of that name
+    /// ([`Rule::label`]) are kept: the step of one named pattern.
+    pub fn freeze_state(&mut self, label: Option<&str>) -> (RelId, RelId) {
         let placed = self.builtin(Builtin::Placed);
         let eliminated = self.builtin(Builtin::Eliminated);
         let relations = &self.relations;
@@ -325,8 +328,11 @@ impl Program {
             body_relations(&r.body, &mut reads);
             reads.iter().any(|&(rel, _)| relations[rel].dynamic)
         };
+        let concludes = |r: &Rule| r.head_rel == placed || r.head_rel == eliminated;
         let consequence = |r: &Rule| {
-            r.tier == 0 && (r.head_rel == placed || r.head_rel == eliminated) && reads_state(r)
+            concludes(r)
+                && ((r.tier == 0 && reads_state(r))
+                    || (r.tier > 0 && label.is_some_and(|l| r.label() != Some(l))))
         };
         let dropped: Vec<usize> = self
             .rules

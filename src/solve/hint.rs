@@ -28,9 +28,13 @@ pub struct Hinter {
     techniques: Vec<TechniqueEngine>,
 }
 
-/// One technique's rules (with the helpers they read) over a frozen state.
+/// One technique's rules (with the helpers they read) over a frozen state,
+/// with the conclusions of one of its named patterns.
 struct TechniqueEngine {
     name: String,
+    /// The pattern ([`crate::lang::program::Rule::label`]); `None` for a
+    /// technique whose conclusions name none.
+    label: Option<String>,
     tier: u32,
     engine: Engine,
     /// Where its placements and eliminations go (see
@@ -130,13 +134,21 @@ impl Hinter {
             alone
                 .restrict_techniques(std::slice::from_ref(&t.name))
                 .map_err(HinterError::Rules)?;
-            let step = alone.freeze_state();
-            techniques.push(TechniqueEngine {
-                name: t.name.clone(),
-                tier: t.tier,
-                engine: compile(alone)?,
-                step,
-            });
+            // One engine per named pattern of the file, in file order
+            // (`Naked single` before `Hidden single`, a kite before an
+            // empty rectangle): a pattern that a later one generalises is
+            // named for its own instances.
+            for label in conclusion_labels(&alone, &t.name) {
+                let mut one = alone.clone();
+                let step = one.freeze_state(label.as_deref());
+                techniques.push(TechniqueEngine {
+                    name: t.name.clone(),
+                    label,
+                    tier: t.tier,
+                    engine: compile(one)?,
+                    step,
+                });
+            }
         }
         Ok(Hinter { state, techniques })
     }
@@ -148,6 +160,25 @@ impl Hinter {
 
     /// The easiest step in the state `puzzle` describes.
     pub fn hint(&self, puzzle: &Puzzle) -> Hint<'_> {
+        match self.steps(puzzle, true) {
+            Ok(mut steps) => match steps.pop() {
+                Some(step) => Hint::Step(Box::new(step)),
+                None => Hint::Stuck,
+            },
+            Err(other) => other,
+        }
+    }
+
+    /// Every pattern's step in the state `puzzle` describes, easiest
+    /// first: what each of the hinter's patterns would make there (for a
+    /// check of a whole technique, all of whose patterns count).
+    pub fn every_step(&self, puzzle: &Puzzle) -> Result<Vec<Step<'_>>, Hint<'_>> {
+        self.steps(puzzle, false)
+    }
+
+    /// The steps of the patterns that derive something, easiest first (only
+    /// the first with `first_only`), or why there is no state to start from.
+    fn steps(&self, puzzle: &Puzzle, first_only: bool) -> Result<Vec<Step<'_>>, Hint<'_>> {
         let g = puzzle.geometry;
         let regions = puzzle.regions.as_deref();
         let mut state = self.state.start_with_regions(g, regions, &puzzle.cells);
@@ -156,10 +187,10 @@ impl Hinter {
         }
         match state.run() {
             Status::Stalled => {}
-            Status::Solved => return Hint::Solved,
-            Status::Contradiction => return Hint::Contradiction(state.contradictions()),
-            Status::Conflict => return Hint::Contradiction(Vec::new()),
-            stopped => return Hint::Stopped(stopped),
+            Status::Solved => return Err(Hint::Solved),
+            Status::Contradiction => return Err(Hint::Contradiction(state.contradictions())),
+            Status::Conflict => return Err(Hint::Contradiction(Vec::new())),
+            stopped => return Err(Hint::Stopped(stopped)),
         }
         // The state as input facts: every digit placed but the givens, and
         // every candidate gone.
@@ -176,29 +207,56 @@ impl Hinter {
                     .map(move |d| (c, d))
             })
             .collect();
+        let mut steps = Vec::new();
         for t in &self.techniques {
             let mut solve = t.engine.start_with_regions(g, regions, &puzzle.cells);
             solve.enter_marks(&entered, &removed);
             let before = solve.steps();
             match solve.run() {
                 Status::Stalled | Status::Solved => {}
-                Status::Contradiction => return Hint::Contradiction(solve.contradictions()),
-                Status::Conflict => return Hint::Contradiction(Vec::new()),
-                stopped => return Hint::Stopped(stopped),
+                Status::Contradiction => return Err(Hint::Contradiction(solve.contradictions())),
+                Status::Conflict => return Err(Hint::Contradiction(Vec::new())),
+                stopped => return Err(Hint::Stopped(stopped)),
             }
             let facts = step_facts(&solve, before, t.step);
             if !facts.is_empty() {
-                return Hint::Step(Box::new(Step {
+                steps.push(Step {
                     technique: &t.name,
                     tier: t.tier,
                     solve,
                     relations: t.step,
                     facts,
-                }));
+                });
+                if first_only {
+                    break;
+                }
             }
         }
-        Hint::Stuck
+        Ok(steps)
     }
+}
+
+/// The names of the patterns whose rules place or eliminate in `technique`,
+/// in file order; one `None` if no such rule names one (then every rule
+/// of the technique concludes together).
+fn conclusion_labels(program: &Program, technique: &str) -> Vec<Option<String>> {
+    let placed = program.builtin(Builtin::Placed);
+    let eliminated = program.builtin(Builtin::Eliminated);
+    let mut labels: Vec<Option<String>> = Vec::new();
+    for r in &program.rules {
+        let concludes = r.head_rel == placed || r.head_rel == eliminated;
+        if concludes && r.technique == technique {
+            let label = r.label().map(str::to_string);
+            if !labels.contains(&label) {
+                labels.push(label);
+            }
+        }
+    }
+    if labels.contains(&None) {
+        // A conclusion with no name goes with all of them at once.
+        return vec![None];
+    }
+    labels
 }
 
 /// The placements and eliminations a technique's rules derived after
