@@ -32,9 +32,6 @@ pub struct Hinter {
 /// with the conclusions of one of its named patterns.
 struct TechniqueEngine {
     name: String,
-    /// The pattern ([`crate::lang::program::Rule::label`]); `None` for a
-    /// technique whose conclusions name none.
-    label: Option<String>,
     tier: u32,
     engine: Engine,
     /// Where its placements and eliminations go (see
@@ -143,7 +140,6 @@ impl Hinter {
                 let step = one.freeze_state(label.as_deref());
                 techniques.push(TechniqueEngine {
                     name: t.name.clone(),
-                    label,
                     tier: t.tier,
                     engine: compile(one)?,
                     step,
