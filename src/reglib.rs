@@ -33,9 +33,9 @@ pub struct CodeMap {
 /// table: code, technique, rule names. Full house is a naked single and a
 /// hidden single at once; a locked pair or triple is a naked subset in a
 /// box and a line (HoDoKu's `0110`/`0111`); skyscraper, two-string kite
-/// and simple colours are the single-digit patterns, and empty rectangles
-/// (a dual one is two) have a file of their own; X-chains, XY-chains, remote pairs, nice
-/// loops, AICs, turbot fish and dual kites are all chains of `chains.dl`.
+/// and simple colours are the single-digit patterns; X-chains, XY-chains,
+/// remote pairs, nice loops, AICs, turbot fish and dual kites are all
+/// chains of `chains.dl`.
 pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
     ("0000", "singles", &["Naked single", "Hidden single"]),
     ("0002", "singles", &["Hidden single"]),
@@ -55,10 +55,8 @@ pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
     ("0302", "fish", &["Fish"]),
     ("0400", "single_digit", &["Skyscraper"]),
     ("0401", "single_digit", &["Two-string kite"]),
-    ("0402", "empty_rectangle", &["Empty rectangle"]),
     ("0403", "chains", &["AIC", "Nice loop"]),
     ("0404", "chains", &["AIC", "Nice loop"]),
-    ("0405", "empty_rectangle", &["Empty rectangle"]),
     ("0500", "single_digit", &["Colour trap"]),
     ("0501", "single_digit", &["Colour wrap"]),
     ("0701", "chains", &["AIC", "Nice loop"]),

@@ -30,10 +30,6 @@ pub const STANDARD: &[(&str, &str)] = &[
         "rules/single_digit.dl",
         include_str!("../../rules/single_digit.dl"),
     ),
-    (
-        "rules/empty_rectangle.dl",
-        include_str!("../../rules/empty_rectangle.dl"),
-    ),
     ("rules/chains.dl", include_str!("../../rules/chains.dl")),
 ];
 
