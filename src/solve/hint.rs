@@ -4,13 +4,15 @@
 //! A hint runs in two stages. The grid's rules alone (tier 0) first turn
 //! the input (givens, digits placed later, removed candidates) into the
 //! state a player sees: every candidate a placed digit rules out is gone.
-//! Then each technique, easiest tier first, runs on that state with its own
-//! rules only ([`Program::freeze_state`]): what it derives goes to a step
-//! of its own, which feeds neither the grid's rules nor itself, and no
-//! other technique fires in between, so what it derives is one step: every
-//! instance of the technique in that state, and no cascade. Its helpers
-//! that need several rounds (a chain's closure, colouring's spread) run to
-//! their fixpoint. The first technique that derives anything is the hint.
+//! Then each named pattern of each technique (`Naked single`, `XY-wing`:
+//! the words a rule's comment starts with), easiest tier first and within a
+//! file in the order of its rules, runs on that state with its own rules
+//! only ([`Program::freeze_state`]): what it derives goes to a step of its
+//! own, which feeds neither the grid's rules nor itself, and no other
+//! pattern fires in between, so what it derives is one step: every instance
+//! of the pattern in that state, and no cascade. Its helpers that need
+//! several rounds (a chain's closure, colouring's spread) run to their
+//! fixpoint. The first pattern that derives anything is the hint.
 
 use crate::engine::tuple::Tuple;
 use crate::engine::{Engine, Solve, Status};
@@ -132,9 +134,9 @@ impl Hinter {
                 .restrict_techniques(std::slice::from_ref(&t.name))
                 .map_err(HinterError::Rules)?;
             // One engine per named pattern of the file, in file order
-            // (`Naked single` before `Hidden single`, a kite before an
-            // empty rectangle): a pattern that a later one generalises is
-            // named for its own instances.
+            // (`Naked single` before `Hidden single`, `XY-wing` before
+            // `W-wing`): a pattern that a later one generalises is named for
+            // its own instances.
             for label in conclusion_labels(&alone, &t.name) {
                 let mut one = alone.clone();
                 let step = one.freeze_state(label.as_deref());
