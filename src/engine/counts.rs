@@ -225,22 +225,7 @@ impl Store {
             let compute = |t: &Tuple, rows: &mut Vec<u32>| {
                 let (mut tuples, mut next) = (vec![*t], Vec::new());
                 for &at in &chain.ops {
-                    if let Op::Extend {
-                        index,
-                        key,
-                        checks,
-                        early,
-                        emit,
-                        ..
-                    } = &plan.ops[at]
-                    {
-                        let ext = Extension {
-                            index: statics.index_tuples(*index),
-                            key,
-                            checks,
-                            early: *early,
-                            emit,
-                        };
+                    if let Some(ext) = Extension::of(&plan.ops[at], statics) {
                         extend_into(&tuples, &ext, &absent, room, &mut next);
                         if next.len() >= room {
                             cut.set(true);

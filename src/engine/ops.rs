@@ -133,15 +133,7 @@ impl Store {
                 }
                 self.output(to, out, plan);
             }
-            Op::Extend {
-                source,
-                index,
-                key,
-                checks,
-                early,
-                emit,
-                to,
-            } => {
+            Op::Extend { source, to, .. } => {
                 let piped = self.take_pipe(*source, plan);
                 let memoised = statics.memo_scope != 0 && plan.memo.get(at) == Some(&true);
                 let mut out = self.take_out();
@@ -150,12 +142,9 @@ impl Store {
                     let absent = |l: Lookup, t: &Tuple| lookups.absent(l, t);
                     let recent = self.vars[*source].recent();
                     let input = piped.as_deref().unwrap_or(&recent.elements);
-                    let ext = Extension {
-                        index: statics.index_tuples(*index),
-                        key,
-                        checks,
-                        early: *early,
-                        emit,
+                    // Always there: `op` is an `Extend`.
+                    let Some(ext) = Extension::of(op, statics) else {
+                        return;
                     };
                     let room = self.op_room;
                     let compute = |input: &[Tuple], out: &mut Vec<Tuple>| {
@@ -307,6 +296,30 @@ pub(super) struct Extension<'a> {
     /// How many of `checks` (the first) read only the input tuple.
     pub(super) early: usize,
     pub(super) emit: &'a plan::Emit,
+}
+
+impl<'a> Extension<'a> {
+    /// The extension an `Extend` operator makes (`None` for another
+    /// operator), over the static indexes of `statics`.
+    pub(super) fn of(op: &'a Op, statics: &'a Statics) -> Option<Extension<'a>> {
+        match op {
+            Op::Extend {
+                index,
+                key,
+                checks,
+                early,
+                emit,
+                ..
+            } => Some(Extension {
+                index: statics.index_tuples(*index),
+                key,
+                checks,
+                early: *early,
+                emit,
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// Leapjoin of new tuples with a static index: datafrog's `ExtendWith`

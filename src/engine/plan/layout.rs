@@ -63,25 +63,25 @@ pub(super) fn keyed_layout(
     for (i, &v) in key.iter().enumerate() {
         l[i] = Some(v);
     }
-    let mut next = HALF;
-    for &v in needed {
-        if key.contains(&v) || !env.contains_key(&v) {
-            continue;
-        }
-        if next >= SLOTS {
-            return None;
-        }
-        l[next] = Some(v);
-        next += 1;
-    }
-    Some(l)
+    // The other variables go in the value half, after the key's.
+    place(l, HALF, needed, env, key)
 }
 
 pub(super) fn flat_layout(needed: &[VarId], env: &FxHashMap<VarId, CExpr>) -> Option<Layout> {
-    let mut l = [None; SLOTS];
-    let mut next = 0;
+    place([None; SLOTS], 0, needed, env, &[])
+}
+
+/// `l` with the bound variables of `needed` that are not in `skip` in the
+/// slots from `next` on, in order; `None` if they do not fit.
+fn place(
+    mut l: Layout,
+    mut next: usize,
+    needed: &[VarId],
+    env: &FxHashMap<VarId, CExpr>,
+    skip: &[VarId],
+) -> Option<Layout> {
     for &v in needed {
-        if !env.contains_key(&v) {
+        if skip.contains(&v) || !env.contains_key(&v) {
             continue;
         }
         if next >= SLOTS {
