@@ -44,8 +44,18 @@ pub struct Limits {
     /// Stop a puzzle's search after SECS seconds (fractions allowed).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
-    /// Stop a branch whose rules store more than N facts (a rule that
-    /// derives without end); the report names the relation that grew.
+    /// The fact limit of each branch.
+    #[command(flatten)]
+    pub facts: FactLimit,
+}
+
+/// How many facts one run of the rules (a branch, a technique's run) may
+/// store: the bound on a rule that derives without end. Every command
+/// that runs rules takes it.
+#[derive(Args, Debug, Clone)]
+pub struct FactLimit {
+    /// Stop a run whose rules store more than N facts (a rule that derives
+    /// without end); the report names the relation that grew.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_FACT_LIMIT,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_facts: u64,

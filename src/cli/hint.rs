@@ -4,9 +4,11 @@
 //! the rule's words. The hint itself is `solve::Hinter`.
 
 use super::outside::OutsideCells;
-use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_program, stderr};
+use super::{
+    BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, FactLimit, RuleArgs, load_program, stderr,
+};
 use crate::batch;
-use crate::engine::{DEFAULT_FACT_LIMIT, Status};
+use crate::engine::Status;
 use crate::grid::{Geometry, Puzzle, PuzzleError, read_inputs};
 use crate::inspect::db::FactDb;
 use crate::inspect::explain::{self, NodeKind};
@@ -32,10 +34,9 @@ pub struct HintArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: HintFormat,
-    /// Stop a technique's run when it stores more than N facts.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_FACT_LIMIT,
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_facts: u64,
+    /// The fact limit of each run of the rules.
+    #[command(flatten)]
+    pub facts: FactLimit,
     /// Threads and the progress line.
     #[command(flatten)]
     pub batch: BatchArgs,
@@ -61,7 +62,7 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
     let Some(program) = load_program(&args.rules) else {
         return Ok(EXIT_INVALID);
     };
-    let hinter = match Hinter::new(&program, args.technique.as_deref(), args.max_facts) {
+    let hinter = match Hinter::new(&program, args.technique.as_deref(), args.facts.max_facts) {
         Ok(h) => h,
         Err(HinterError::Rules(e)) => {
             stderr::rules_error(&e);

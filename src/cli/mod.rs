@@ -45,7 +45,7 @@ mod solve;
 pub mod stderr;
 mod verify;
 
-pub use args::{BatchArgs, Limits};
+pub use args::{BatchArgs, FactLimit, Limits};
 pub use rules::{RuleArgs, compile, load_engine, load_program, load_rules, print_rules_error};
 
 use clap::{Parser, Subcommand};

@@ -3,9 +3,10 @@
 //! solution from facts that agree with it (an unsound rule).
 
 use super::outside::OutsideCells;
-use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, compile, load_program};
+use super::{
+    BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, FactLimit, RuleArgs, compile, load_program,
+};
 use crate::batch;
-use crate::engine::DEFAULT_FACT_LIMIT;
 use crate::grid::{Puzzle, PuzzleError, PuzzleReader, read_inputs};
 use crate::inspect::verify::{WrongFact, wrong_facts};
 use crate::lang::program::Program;
@@ -24,11 +25,9 @@ pub struct VerifyArgs {
     /// A file with one solution per puzzle of --against, in the same order.
     #[arg(long, value_name = "FILE")]
     pub solutions: Option<String>,
-    /// Stop a run whose rules store more than N facts (a rule that derives
-    /// without end); such runs are reported as cut short.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_FACT_LIMIT,
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_facts: u64,
+    /// The fact limit of each run of the rules.
+    #[command(flatten)]
+    pub facts: FactLimit,
     /// Threads and the progress line.
     #[command(flatten)]
     pub batch: BatchArgs,
@@ -77,7 +76,7 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
         let Some(mut engine) = compile(p) else {
             return Ok(EXIT_INVALID);
         };
-        engine.fact_limit = args.max_facts;
+        engine.fact_limit = args.facts.max_facts;
         let work = |_: usize, case: &Case| {
             let at = format!("{}:{}", case.puzzle.origin.file, case.puzzle.origin.line);
             let side = case.puzzle.geometry.n;
