@@ -14,6 +14,7 @@ use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::lang::program::Program;
 use crate::solve::{Hint, Hinter, HinterError, Solver, Verdict};
 use rustc_hash::FxHashMap;
+use std::io::Read;
 
 /// How a HoDoKu code maps to the rules: the technique (a rule file's
 /// stem) whose rules must make the case's deductions, and the names its
@@ -115,12 +116,32 @@ pub struct Library {
     pub names: FxHashMap<String, String>,
 }
 
+/// The largest library file [`read_library`] reads, which holds the whole
+/// file and its cases in memory.
+pub const MAX_LIBRARY_BYTES: u64 = 64 << 20;
+
 /// Reads a library file: its cases (HoDoKu lines, read as pencil-mark
 /// states by the puzzle reader) with their expected deductions. The first
 /// bad line is the error.
 pub fn read_library(path: &str) -> Result<Library, PuzzleError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| PuzzleError::new(path, 1, 1, format!("cannot read the file: {e}")))?;
+    let cannot =
+        |e: std::io::Error| PuzzleError::new(path, 1, 1, format!("cannot read the file: {e}"));
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_LIBRARY_BYTES + 1).read_to_string(&mut text))
+        .map_err(cannot)?;
+    if text.len() as u64 > MAX_LIBRARY_BYTES {
+        return Err(PuzzleError::new(
+            path,
+            1,
+            1,
+            format!(
+                "the file is larger than {} MiB, more than any regression library (HoDoKu's is \
+                 about 200 KB): give a library file",
+                MAX_LIBRARY_BYTES >> 20
+            ),
+        ));
+    }
     let mut names = FxHashMap::default();
     // Per line: the case's fields other than the state, which the puzzle
     // reader reads.
@@ -142,7 +163,7 @@ pub fn read_library(path: &str) -> Result<Library, PuzzleError> {
             Some((c, v)) => (c.to_string(), Some(v.to_string())),
             None => (field(1).to_string(), None),
         };
-        let column = |k: usize| fields[..k].iter().map(|f| f.len() + 1).sum::<usize>() + 1;
+        let column = |k: usize| fields.iter().take(k).map(|f| f.len() + 1).sum::<usize>() + 1;
         let eliminations = candidates(field(5), path, number, column(5))?;
         let placements = candidates(field(6), path, number, column(6))?;
         expected.insert(

@@ -178,3 +178,34 @@ fn the_command_prints_the_table_and_fails_on_a_failure() {
     let out = run(&["reglib", "--map", "nonsense", LIBRARY], None);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn bad_library_files_are_located_errors_within_a_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("lib.txt");
+    let path = path.to_str().unwrap();
+    // A line cut short after its code: an error, not a slice past the end.
+    std::fs::write(path, ":0100:1\n").unwrap();
+    let e = read_library(path).err().expect("a short line is an error");
+    assert_eq!((e.line, e.column), (1, 1), "{e}");
+    // A word of the eliminations that is no `digit row column`.
+    let library = read_library(&repo_path(LIBRARY)).unwrap();
+    let text = std::fs::read_to_string(repo_path(LIBRARY)).unwrap();
+    let line = text.lines().nth(library.cases[0].line - 1).unwrap();
+    let fields: Vec<&str> = line.split(':').collect();
+    let mut bad = fields.clone();
+    bad[5] = "811 5x5";
+    std::fs::write(path, format!("{}\n", bad.join(":"))).unwrap();
+    let e = read_library(path)
+        .err()
+        .expect("a bad candidate is an error");
+    let at = fields[..5].iter().map(|f| f.len() + 1).sum::<usize>() + 1 + 4;
+    assert_eq!((e.line, e.column), (1, at), "{e}");
+    assert!(e.message.contains("`5x5` is no candidate"), "{e}");
+    // An endless input stops at the size bound.
+    #[cfg(unix)]
+    {
+        let e = read_library("/dev/zero").err().expect("too large");
+        assert!(e.message.contains("larger than 64 MiB"), "{e}");
+    }
+}
