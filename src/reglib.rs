@@ -21,7 +21,9 @@ use std::io::Read;
 /// rules' comments start with for this code (what a hint must name).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeMap {
-    /// HoDoKu's code, without a variant (`0301`).
+    /// HoDoKu's code (`0301`), or a code with one variant (`0711-1`: HoDoKu
+    /// numbers a technique's kinds so, such as chains with and without
+    /// almost locked sets), which takes precedence over the code's map.
     pub code: String,
     /// The technique that covers it.
     pub technique: String,
@@ -36,7 +38,9 @@ pub struct CodeMap {
 /// box and a line (HoDoKu's `0110`/`0111`); skyscraper, two-string kite
 /// and simple colours are the single-digit patterns; X-chains, XY-chains,
 /// remote pairs, nice loops, AICs, turbot fish and dual kites are all
-/// chains of `chains.dl`.
+/// chains of `chains.dl`; grouped chains and loops without almost locked
+/// sets (HoDoKu's variants 1 and 2 of `0709` to `0711`) those of
+/// `grouped_chains.dl`.
 pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
     ("0000", "singles", &["Naked single", "Hidden single"]),
     ("0002", "singles", &["Hidden single"]),
@@ -66,6 +70,31 @@ pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
     ("0706", "chains", &["AIC", "Nice loop"]),
     ("0707", "chains", &["AIC", "Nice loop"]),
     ("0708", "chains", &["AIC", "Nice loop"]),
+    (
+        "0709-1",
+        "grouped_chains",
+        &["Grouped AIC", "Grouped nice loop"],
+    ),
+    (
+        "0710-1",
+        "grouped_chains",
+        &["Grouped AIC", "Grouped nice loop"],
+    ),
+    (
+        "0710-2",
+        "grouped_chains",
+        &["Grouped AIC", "Grouped nice loop"],
+    ),
+    (
+        "0711-1",
+        "grouped_chains",
+        &["Grouped AIC", "Grouped nice loop"],
+    ),
+    (
+        "0711-2",
+        "grouped_chains",
+        &["Grouped AIC", "Grouped nice loop"],
+    ),
     ("0800", "wings", &["XY-wing"]),
     ("0801", "wings", &["XYZ-wing"]),
     ("0803", "wings", &["W-wing"]),
@@ -254,6 +283,8 @@ pub struct CaseResult {
     pub line: usize,
     /// Its code (without variant).
     pub code: String,
+    /// The technique its map names, if the rules cover it.
+    pub technique: Option<String>,
     /// What became of it.
     pub verdict: CaseVerdict,
     /// For a covered case that is no fail case: whether a hint with every
@@ -328,20 +359,25 @@ impl Checker {
         })
     }
 
-    /// The map of a code, if the rules cover it.
-    pub fn map(&self, code: &str) -> Option<&CodeMap> {
-        self.maps.get(code)
+    /// The map of a case, if the rules cover it: its code and variant's,
+    /// else its code's.
+    pub fn map(&self, case: &Case) -> Option<&CodeMap> {
+        let variant =
+            (case.variant.as_ref()).and_then(|v| self.maps.get(&format!("{}-{v}", case.code)));
+        variant.or_else(|| self.maps.get(&case.code))
     }
 
     /// Checks one case.
     pub fn check(&self, case: &Case) -> CaseResult {
+        let map = self.map(case);
         let result = |verdict, hint_named| CaseResult {
             line: case.line,
             code: case.code.clone(),
+            technique: map.map(|m| m.technique.clone()),
             verdict,
             hint_named,
         };
-        let Some(map) = self.maps.get(&case.code) else {
+        let Some(map) = map else {
             return result(CaseVerdict::NotCovered, None);
         };
         let Some((hinter, tier)) = self.alone.get(&map.technique) else {

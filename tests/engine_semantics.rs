@@ -997,7 +997,7 @@ grow(D) :- placed(C, D).
 grow(X) :- grow(Y), X = Y + 1.
 "#;
     let mut engine = bare_engine(text);
-    engine.fact_limit = 5_000;
+    engine.set_fact_limit(5_000);
     let obs = observe(&engine, &cells(SMALL));
     assert_eq!(obs.status, Status::FactLimit("relation `grow`".into()));
 }

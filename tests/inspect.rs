@@ -525,7 +525,7 @@ fn a_selector_that_selects_nothing_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("--max-tier 99: the rule set's tiers go up to 8"),
+        stderr.contains("--max-tier 99: the rule set's tiers go up to 9"),
         "{stderr}"
     );
     // Names that do select: a technique, a rule's place, the highest tier.

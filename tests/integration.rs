@@ -26,6 +26,7 @@ mod search;
 mod single_digit;
 mod soundness;
 mod techniques;
+mod uniqueness;
 mod variants;
 mod verify_rules;
 mod wings;

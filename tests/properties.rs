@@ -56,7 +56,7 @@ fn engine(max_tier: Option<u32>) -> Engine {
     let mut engine = Engine::new(program)
         .unwrap_or_else(|d| panic!("the standard library compiles: {}", d.render()));
     // Provenance is not looked at here.
-    engine.provenance = false;
+    engine.set_provenance(false);
     engine
 }
 

@@ -24,8 +24,9 @@ pub struct ReglibArgs {
     pub file: String,
     /// Map a HoDoKu code to a technique (a rule file's stem), with the
     /// names its rules' comments start with: `0402=empty_rectangle` or
-    /// `0402=empty_rectangle:Empty rectangle` (repeatable; replaces the
-    /// standard map of that code).
+    /// `0402=empty_rectangle:Empty rectangle`; `0711-3=...` maps only the
+    /// code's variant 3 (repeatable; replaces the standard map of that
+    /// code or variant).
     #[arg(long, value_name = "CODE=TECHNIQUE[:NAME]", value_parser = parse_map)]
     pub map: Vec<CodeMap>,
     /// List every case that failed, with what was missed or wrong.
@@ -61,9 +62,13 @@ fn parse_map(text: &str) -> Result<CodeMap, String> {
         Some((t, l)) => (t, Some(l)),
         None => (rest, None),
     };
-    if code.is_empty() || !code.chars().all(|c| c.is_ascii_digit()) || technique.is_empty() {
+    let (number, variant) = code.split_once('-').unwrap_or((code, "1"));
+    let digits = !number.is_empty() && number.chars().all(|c| c.is_ascii_digit());
+    let variant_ok = !variant.is_empty() && variant.chars().all(|c| c.is_ascii_alphanumeric());
+    if !digits || !variant_ok || technique.is_empty() {
         return Err(format!(
-            "`{text}` is no map: the code is HoDoKu's number (0402), the technique a rule file's stem"
+            "`{text}` is no map: the code is HoDoKu's number (0402, or 0711-1 for one variant), \
+             the technique a rule file's stem"
         ));
     }
     Ok(CodeMap {
@@ -150,7 +155,18 @@ pub fn reglib_command(args: &ReglibArgs) -> io::Result<i32> {
     progress.finish_and_clear();
     let mut out = io::stdout().lock();
     let name = |code: &str| library.names.get(code).map_or("?", String::as_str);
-    let technique = |code: &str| checker.map(code).map_or("-", |m| m.technique.as_str());
+    // A code's techniques: those of its cases' maps (variants may differ).
+    let mut techniques_of: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for r in &results {
+        let list = techniques_of.entry(&r.code).or_default();
+        if let Some(t) = r.technique.as_deref().filter(|t| !list.contains(t)) {
+            list.push(t);
+        }
+    }
+    let technique = |code: &str| match techniques_of.get(code) {
+        Some(list) if !list.is_empty() => list.join(", "),
+        _ => "-".to_string(),
+    };
     if args.format == ReglibFormat::Json {
         for r in &results {
             let (verdict, detail) = match &r.verdict {
@@ -162,7 +178,7 @@ pub fn reglib_command(args: &ReglibArgs) -> io::Result<i32> {
                 "line": r.line,
                 "code": r.code,
                 "name": name(&r.code),
-                "technique": checker.map(&r.code).map(|m| m.technique.clone()),
+                "technique": r.technique,
                 "verdict": verdict,
                 "detail": detail,
                 "hint_named": r.hint_named,
@@ -174,7 +190,10 @@ pub fn reglib_command(args: &ReglibArgs) -> io::Result<i32> {
         let mut by_technique: BTreeMap<&str, Tally> = BTreeMap::new();
         for r in &results {
             by_code.entry(&r.code).or_default().add(r);
-            by_technique.entry(technique(&r.code)).or_default().add(r);
+            by_technique
+                .entry(r.technique.as_deref().unwrap_or("(not covered)"))
+                .or_default()
+                .add(r);
         }
         let row = |label: String, t: &Tally| {
             format!(

@@ -110,6 +110,6 @@ pub fn load_solve_engine(rules: &RuleArgs, limits: &Limits) -> Option<Engine> {
         rules.default_max_tier = Some(super::SOLVE_DEFAULT_MAX_TIER);
     }
     let mut engine = load_engine(&rules)?;
-    engine.fact_limit = limits.facts.max_facts;
+    engine.set_fact_limit(limits.facts.max_facts);
     Some(engine)
 }

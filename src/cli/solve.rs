@@ -88,7 +88,7 @@ pub fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     let Some(mut engine) = load_solve_engine(&args.rules, &args.limits) else {
         return Ok(EXIT_INVALID);
     };
-    engine.provenance = !args.no_provenance;
+    engine.set_provenance(!args.no_provenance);
     let mode = match (args.logic_only, args.count) {
         (true, _) => Mode::LogicOnly,
         (false, Some(n)) => Mode::Count(n),

@@ -76,7 +76,7 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
         let Some(mut engine) = compile(p) else {
             return Ok(EXIT_INVALID);
         };
-        engine.fact_limit = args.facts.max_facts;
+        engine.set_fact_limit(args.facts.max_facts);
         let work = |_: usize, case: &Case| {
             let at = format!("{}:{}", case.puzzle.origin.file, case.puzzle.origin.line);
             let side = case.puzzle.geometry.n;

@@ -15,9 +15,31 @@ use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 impl Engine {
-    /// Compiles a checked program.
+    /// Compiles a checked program. When some of its techniques assume one
+    /// solution (`.assumes unique`), it also compiles the same program
+    /// without their rules, for counting solutions ([`Engine::counting`]).
     pub fn new(program: Program) -> Result<Engine, Diagnostics> {
-        let lowered = ir::lower(&program);
+        let program = Arc::new(program);
+        let counting = if program.assumes_unique() {
+            let off = program.uniqueness_rules();
+            let keep = |r: &crate::lang::program::Rule| !off.contains(&r.id);
+            Some(Box::new(Engine::compile(Arc::clone(&program), &keep)?))
+        } else {
+            None
+        };
+        let mut engine = Engine::compile(program, &|_| true)?;
+        engine.counting = counting;
+        Ok(engine)
+    }
+
+    /// Compiles the rules of `program` that `keep` says: the others are
+    /// left out of evaluation but keep their ids, so that an outcome of
+    /// either engine reads against the one program.
+    fn compile(
+        program: Arc<Program>,
+        keep: &dyn Fn(&crate::lang::program::Rule) -> bool,
+    ) -> Result<Engine, Diagnostics> {
+        let lowered = ir::lower(&program, keep);
         let mut indexes = Indexes::default();
         let to_diag = |e: PlanError| plan_error(&program, e);
         let stages = static_stages(&program, &lowered, &mut indexes).map_err(to_diag)?;
@@ -26,9 +48,16 @@ impl Engine {
         let (placed, eliminated, contradiction) =
             state_vars(&program, &dynamic).map_err(to_diag)?;
         let numbered = numbered_seeds(&lowered);
+        let plans = stages
+            .iter()
+            .map(|s| &s.plan)
+            .chain(std::iter::once(&dynamic));
+        let covers = program.builtin(Builtin::Covers);
+        let computed = super::computed::computed_indexes(covers, &indexes.specs, plans);
         Ok(Engine {
+            computed,
             numbered,
-            program: Arc::new(program),
+            program,
             lowered,
             indexes,
             stages,
@@ -40,6 +69,7 @@ impl Engine {
             contradiction,
             provenance: true,
             fact_limit: DEFAULT_FACT_LIMIT,
+            counting: None,
         })
     }
 }

@@ -147,7 +147,7 @@ pub struct ProductPart {
 }
 
 /// Lowers a checked program.
-pub fn lower(program: &Program) -> Lowered {
+pub fn lower(program: &Program, keep: &dyn Fn(&crate::lang::program::Rule) -> bool) -> Lowered {
     let mut out = Lowered {
         rels: program
             .relations
@@ -164,7 +164,7 @@ pub fn lower(program: &Program) -> Lowered {
         aggs: Vec::new(),
         products: Vec::new(),
     };
-    for rule in &program.rules {
+    for rule in program.rules.iter().filter(|r| keep(r)) {
         lower_rule(rule, &mut out);
     }
     out

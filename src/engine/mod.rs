@@ -17,6 +17,7 @@
 
 mod branch;
 mod compile;
+mod computed;
 mod counts;
 pub mod facts;
 pub mod ir;
@@ -80,16 +81,59 @@ pub struct Engine {
     numbered: FxHashMap<RelId, usize>,
     /// Whether to show where derived facts came from (they are always
     /// kept: a relation's fact map holds each one's origin).
-    pub provenance: bool,
+    provenance: bool,
     /// Facts a branch or a static stratum may store (see
     /// [`DEFAULT_FACT_LIMIT`]).
-    pub fact_limit: u64,
+    fact_limit: u64,
+    /// The same program without the techniques that assume one solution,
+    /// when it has any: what counting solutions runs.
+    counting: Option<Box<Engine>>,
+    /// The indexes of `covers` that lookups compute rather than store
+    /// (see [`computed`]).
+    computed: rustc_hash::FxHashSet<plan::IndexId>,
 }
 
 impl Engine {
     /// The checked program this engine runs.
     pub fn program(&self) -> &Program {
         &self.program
+    }
+
+    /// The engine that counts solutions: this one without the techniques
+    /// that assume there is only one (`.assumes unique`), which would
+    /// otherwise rule the second solution out. The same program, so rule
+    /// ids in an outcome of either read the same.
+    pub fn counting(&self) -> &Engine {
+        self.counting.as_deref().unwrap_or(self)
+    }
+
+    /// Whether some rules assume one solution (then [`Engine::counting`]
+    /// is another engine).
+    pub fn assumes_unique(&self) -> bool {
+        self.counting.is_some()
+    }
+
+    /// Sets how many facts a branch or a static stratum may store (see
+    /// [`DEFAULT_FACT_LIMIT`]), for counting too.
+    pub fn set_fact_limit(&mut self, limit: u64) {
+        self.fact_limit = limit;
+        if let Some(c) = &mut self.counting {
+            c.set_fact_limit(limit);
+        }
+    }
+
+    /// The fact limit ([`Engine::set_fact_limit`]).
+    pub fn fact_limit(&self) -> u64 {
+        self.fact_limit
+    }
+
+    /// Sets whether reports show where derived facts came from (they are
+    /// always kept; off saves the time of showing them), for counting too.
+    pub fn set_provenance(&mut self, on: bool) {
+        self.provenance = on;
+        if let Some(c) = &mut self.counting {
+            c.set_provenance(on);
+        }
     }
 
     /// The number of datafrog variables and operators of the fixpoint (for

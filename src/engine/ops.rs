@@ -4,6 +4,7 @@
 //! checks make. The round loop that calls them is `store`; what the
 //! operators are is `plan::ops`.
 
+use super::computed::ComputedIndex;
 use super::counts::threshold;
 use super::memo;
 use super::plan::{self, Check, GuardId, Lookup, Op, Out, Plan};
@@ -290,12 +291,20 @@ fn probe_join(
 /// a key over the input, keep those passing the checks, lay them out.
 #[derive(Clone, Copy)]
 pub(super) struct Extension<'a> {
-    pub(super) index: &'a Relation<Tuple>,
+    pub(super) index: IndexSource<'a>,
     pub(super) key: &'a [plan::CExpr],
     pub(super) checks: &'a [Check],
     /// How many of `checks` (the first) read only the input tuple.
     pub(super) early: usize,
     pub(super) emit: &'a plan::Emit,
+}
+
+/// Where an extension's values come from: a stored index, or one that
+/// lookups compute.
+#[derive(Clone, Copy)]
+pub(super) enum IndexSource<'a> {
+    Stored(&'a Relation<Tuple>),
+    Computed(&'a ComputedIndex),
 }
 
 impl<'a> Extension<'a> {
@@ -311,7 +320,10 @@ impl<'a> Extension<'a> {
                 emit,
                 ..
             } => Some(Extension {
-                index: statics.index_tuples(*index),
+                index: match statics.computed.get(index) {
+                    Some(c) => IndexSource::Computed(c),
+                    None => IndexSource::Stored(statics.index_tuples(*index)),
+                },
                 key,
                 checks,
                 early: *early,
@@ -358,6 +370,28 @@ pub(super) fn extend_into(
     let filter = |t: &Tuple, v: &Half| {
         let f = Frame::new(t, v);
         plan::passes(checks, &f, absent)
+    };
+    let index = match index {
+        IndexSource::Stored(index) => index,
+        IndexSource::Computed(c) => {
+            for t in source.iter() {
+                if !early.is_empty() && !plan::passes(early, &Frame::new(t, &zero), absent) {
+                    continue;
+                }
+                for v in c.values(&key_of(t)) {
+                    if !filter(t, &v) {
+                        continue;
+                    }
+                    if let Some(o) = plan::emit(emit, &Frame::new(t, &v)) {
+                        out.push(o);
+                    }
+                }
+                if out.len() >= room {
+                    return;
+                }
+            }
+            return;
+        }
     };
     let mut leapers = (ExtendWith::from(index, key_of), ValueFilter::from(filter));
     let mut values: Vec<&Half> = Vec::new();

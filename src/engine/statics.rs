@@ -6,6 +6,7 @@
 //! store because they are complete before any round runs and shared,
 //! read-only, by every branch.
 
+use super::computed::{ComputedIndex, ComputedIndexes};
 use super::needs::Needs;
 use super::plan::{self, IndexId, IndexSpec};
 use super::seeds::{self, ProductSeed, SeedRows};
@@ -29,6 +30,8 @@ pub struct Statics {
     pub rels: Vec<Option<Arc<Relation<Tuple>>>>,
     /// By index id.
     pub indexes: Vec<Option<Arc<Relation<Tuple>>>>,
+    /// The indexes computed on demand instead (see `engine::computed`).
+    pub computed: ComputedIndexes,
     /// The indexes that negations probe, as hash sets (by index id): a
     /// probe per candidate binding is the hottest check of the counts over
     /// digit sets, and hashing beats a binary search there.
@@ -80,6 +83,9 @@ impl Statics {
 
     /// Whether a tuple is absent from an index.
     pub fn absent(&self, id: IndexId, t: &Tuple) -> bool {
+        if let Some(c) = self.computed.get(&id) {
+            return c.absent(t);
+        }
         match self.probe_sets.get(id) {
             Some(Some(set)) => !set.contains(&Key(*t)),
             _ => self.index_tuples(id).binary_search(t).is_err(),
@@ -105,7 +111,7 @@ impl Engine {
     fn build_indexes(&self, st: &mut Statics) {
         st.indexes.resize(self.indexes.specs.len(), None);
         for (id, spec) in self.indexes.specs.iter().enumerate() {
-            if st.indexes[id].is_some() {
+            if st.indexes[id].is_some() || self.computed.contains(&id) {
                 continue;
             }
             if let Some(Some(rel)) = st.rels.get(spec.rel) {
@@ -253,13 +259,29 @@ impl Engine {
             rels: vec![None; self.lowered.rels.len()],
             indexes: Vec::new(),
             probe_sets: Vec::new(),
+            computed: (self.computed.iter())
+                .map(|&id| (id, ComputedIndex::new(self.indexes.specs[id].clone(), g.n)))
+                .collect(),
             counter_init: FxHashMap::default(),
             reached_at_start: FxHashMap::default(),
+        };
+        // A relation whose every index is computed is never stored.
+        let computed_only = |id: RelId| {
+            let mut specs = self
+                .indexes
+                .specs
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.rel == id);
+            self.computed
+                .iter()
+                .any(|&c| self.indexes.specs[c].rel == id)
+                && specs.all(|(i, _)| self.computed.contains(&i))
         };
         for (id, rel) in self.program.relations.iter().enumerate() {
             if rel.builtin.is_some() && !rel.dynamic && !rel.per_puzzle {
                 let defined = self.stages.iter().any(|s| s.members.contains(&id));
-                if !defined {
+                if !defined && !computed_only(id) {
                     st.rels[id] = Some(Arc::new(self.base_facts(id, g, regions, &[]).into()));
                 }
             }

@@ -120,5 +120,15 @@ fn derived(
     if !others.is_empty() {
         parts.push(others.join(", "));
     }
-    format!("step {step}: {technique} [{name}]: {}", parts.join("; "))
+    // A step that holds only if the puzzle has one solution says so.
+    let assumes = (program.techniques.iter()).any(|t| t.name == technique && t.assumes_unique);
+    let assumption = if assumes {
+        " (assumes one solution)"
+    } else {
+        ""
+    };
+    format!(
+        "step {step}: {technique}{assumption} [{name}]: {}",
+        parts.join("; ")
+    )
 }

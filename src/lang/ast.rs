@@ -292,4 +292,8 @@ pub struct Module {
     pub rules: Vec<Rule>,
     /// Its `.tier N` directive: when its rules run.
     pub tier: Option<(u32, Span)>,
+    /// Its `.assumes unique` directive: its rules are sound only for a
+    /// puzzle with one solution, so they are off when solutions are
+    /// counted.
+    pub assumes_unique: Option<Span>,
 }

@@ -31,6 +31,10 @@ pub const STANDARD: &[(&str, &str)] = &[
         include_str!("../../rules/single_digit.dl"),
     ),
     ("rules/chains.dl", include_str!("../../rules/chains.dl")),
+    (
+        "rules/grouped_chains.dl",
+        include_str!("../../rules/grouped_chains.dl"),
+    ),
 ];
 
 /// The variants' rule files (`rules/variants/`), compiled into the binary

@@ -246,6 +246,12 @@ impl CellConstant {
     }
 }
 
+/// The technique of the grid's own file (`grid.dl`): the meaning of the
+/// units, the one place where a tier-0 rule may conclude the state without
+/// adding a constraint beyond the units (see
+/// [`Program::non_unit_constraint`]).
+pub const GRID_TECHNIQUE: &str = "grid";
+
 /// A technique: the rules of one file, and when they run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Technique {
@@ -255,6 +261,10 @@ pub struct Technique {
     pub tier: u32,
     /// How many rules it has.
     pub rules: usize,
+    /// Whether its file says `.assumes unique`: its rules hold only for a
+    /// puzzle with one solution (unique rectangles), so counting solutions
+    /// switches it off ([`Program::without_uniqueness`]).
+    pub assumes_unique: bool,
 }
 
 /// A whole checked rule set.
@@ -303,6 +313,52 @@ impl Program {
         self.techniques
             .retain(|t| t.tier == 0 || names.contains(&t.name));
         Ok(())
+    }
+
+    /// Switches off the techniques that assume the puzzle has one solution
+    /// (`.assumes unique`): for counting solutions, where a second
+    /// solution must not be ruled out by the assumption that there is none.
+    pub fn without_uniqueness(&mut self) {
+        let names: Vec<String> = (self.techniques.iter())
+            .filter(|t| !t.assumes_unique)
+            .map(|t| t.name.clone())
+            .collect();
+        // Every name comes from the list itself.
+        let _ = self.restrict_techniques(&names);
+    }
+
+    /// The ids of the rules that counting solutions leaves out: those of
+    /// the techniques that assume one solution, except the ones deriving a
+    /// helper that another technique reads.
+    pub fn uniqueness_rules(&self) -> FxHashSet<usize> {
+        let assumes =
+            |r: &Rule| (self.techniques.iter()).any(|t| t.assumes_unique && t.name == r.technique);
+        let kept = |r: &Rule| !assumes(r);
+        let support = self.support_relations(&kept);
+        (self.rules.iter())
+            .filter(|r| assumes(r) && !support.contains(&r.head_rel))
+            .map(|r| r.id)
+            .collect()
+    }
+
+    /// Whether a technique that assumes one solution is in the program.
+    pub fn assumes_unique(&self) -> bool {
+        self.techniques.iter().any(|t| t.assumes_unique)
+    }
+
+    /// A rule that constrains the grid other than through units: a tier-0
+    /// rule outside the grid's own file (`grid.dl`) that places, eliminates
+    /// or ends a branch (anti-king, non-consecutive). The uniqueness
+    /// techniques rest on a deadly pattern: four cells whose two digits
+    /// can be swapped, which keeps every unit valid but may break such a
+    /// constraint; so with one, they are off.
+    pub fn non_unit_constraint(&self) -> Option<&Rule> {
+        let concludes = |r: &Rule| {
+            self.relations[r.head_rel]
+                .builtin
+                .is_some_and(Builtin::dynamic)
+        };
+        (self.rules.iter()).find(|r| r.tier == 0 && r.technique != GRID_TECHNIQUE && concludes(r))
     }
 
     /// Makes the program derive one step of its techniques from a state

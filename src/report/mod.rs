@@ -359,8 +359,13 @@ pub fn rule_listing(program: &Program) -> String {
     }
     out.push_str("techniques (tier: a tier runs only when every lower one is stalled):\n");
     for t in &program.techniques {
+        let assumption = if t.assumes_unique {
+            " (assumes one solution: off when solutions are counted)"
+        } else {
+            ""
+        };
         out.push_str(&format!(
-            "  {:<3} {:<16} {} rules\n",
+            "  {:<3} {:<16} {} rules{assumption}\n",
             t.tier, t.name, t.rules
         ));
     }

@@ -31,7 +31,13 @@ pub struct Grade {
 pub fn grade(engine: &Engine, puzzle: &Puzzle) -> Grade {
     let outcome = solve_logic(engine, puzzle);
     let (mut grade, firings) = hardest(&outcome, engine.program());
-    if matches!(outcome.verdict, Verdict::Stalled | Verdict::Contradiction) {
+    // A technique that assumes one solution may have picked one of
+    // several: then the puzzle is no proper Sudoku, and has no grade.
+    let assumed = engine.assumes_unique() && {
+        let rules = engine.program().uniqueness_rules();
+        (outcome.stats.firings.iter()).any(|(rule, _)| rules.contains(rule))
+    };
+    if assumed || matches!(outcome.verdict, Verdict::Stalled | Verdict::Contradiction) {
         match uniqueness(engine, puzzle, UNIQUENESS_BRANCHES) {
             Uniqueness::NoSolution => grade = "no_solution".to_string(),
             Uniqueness::Several => grade = "several_solutions".to_string(),

@@ -109,7 +109,7 @@ impl Hinter {
     ) -> Result<Hinter, HinterError> {
         let compile = |p: Program| -> Result<Engine, HinterError> {
             let mut e = Engine::new(p).map_err(HinterError::Compile)?;
-            e.fact_limit = fact_limit;
+            e.set_fact_limit(fact_limit);
             Ok(e)
         };
         let mut grid_only = program.clone();

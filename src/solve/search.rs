@@ -79,7 +79,43 @@ pub fn solve(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Outco
 
 /// [`solve`], also returning, if `keep`, the state worth inspecting: the
 /// first solution's branch, or where the rules stalled or contradicted.
+///
+/// Counting runs without the techniques that assume one solution
+/// ([`Engine::counting`]). So does a solve that ends with no solution
+/// after one of them fired: on a puzzle with several solutions their
+/// assumption is false and they may rule every solution out, so the
+/// answer is the one without them.
 pub fn solve_keeping<'e>(
+    engine: &'e Engine,
+    puzzle: &Puzzle,
+    options: &SearchOptions,
+    keep: bool,
+) -> (Outcome, Option<Solve<'e>>) {
+    if matches!(options.mode, Mode::Count(_)) {
+        return search(engine.counting(), puzzle, options, keep);
+    }
+    let (outcome, kept) = search(engine, puzzle, options, keep);
+    let none = matches!(
+        outcome.verdict,
+        Verdict::NoSolution | Verdict::Contradiction
+    );
+    if none && engine.assumes_unique() {
+        let assumed = engine.program().uniqueness_rules();
+        if outcome
+            .stats
+            .firings
+            .iter()
+            .any(|(rule, _)| assumed.contains(rule))
+        {
+            return search(engine.counting(), puzzle, options, keep);
+        }
+    }
+    (outcome, kept)
+}
+
+/// The search itself: the rules' fixpoint, then guesses (depth first) as
+/// the mode allows.
+fn search<'e>(
     engine: &'e Engine,
     puzzle: &Puzzle,
     options: &SearchOptions,

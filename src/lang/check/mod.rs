@@ -56,6 +56,7 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
     }
     // Every rule: resolved, typed, range-restricted (and linted).
     let checked = checker.rules(&files);
+    checker.check_assumptions(&files);
     // The whole program: what changes with the state, only monotone uses
     // of it, and strata.
     if checker.errors.is_empty() {
@@ -69,7 +70,7 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
         let items = std::mem::take(&mut checker.errors);
         return Err(Diagnostics { items, sources });
     }
-    Ok(Program {
+    let mut program = Program {
         techniques: techniques(&files, &checked.rules),
         relations: checker.relations,
         symbols: checker.symbols,
@@ -77,7 +78,40 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
         warnings: checked.warnings,
         cell_constants: checked.cell_constants,
         sources,
-    })
+    };
+    uniqueness_off_beside_constraints(&mut program);
+    Ok(program)
+}
+
+/// Switches the techniques that assume one solution off when a rule adds
+/// a constraint that is not a unit (their deadly patterns may break it),
+/// with a warning naming that rule and the techniques.
+fn uniqueness_off_beside_constraints(program: &mut Program) {
+    if !program.assumes_unique() {
+        return;
+    }
+    let Some(rule) = program.non_unit_constraint() else {
+        return;
+    };
+    let names: Vec<String> = (program.techniques.iter())
+        .filter(|t| t.assumes_unique)
+        .map(|t| format!("`{}`", t.name))
+        .collect();
+    let warning = Diagnostic::new(
+        rule.span,
+        format!(
+            "{} switched off: this rule constrains the grid beyond its units",
+            names.join(", ")
+        ),
+    )
+    .label("a constraint that is not a unit")
+    .help(
+        "techniques that assume one solution (`.assumes unique`) rest on deadly patterns, \
+         cells whose digits could be swapped without breaking a unit; a constraint between \
+         cells may forbid the swap, so with it they would be unsound",
+    );
+    program.warnings.push(warning);
+    program.without_uniqueness();
 }
 
 /// The checker's state across passes.
@@ -169,6 +203,25 @@ impl<'s> Checker<'s> {
         self.errors.push(d);
     }
 
+    /// `.assumes unique` switches a technique off when solutions are
+    /// counted; the grid's meaning (tier 0) always runs, so it cannot be
+    /// switched off.
+    fn check_assumptions(&mut self, files: &[ParsedFile]) {
+        for file in files {
+            let tier = file.module.tier.map_or(DEFAULT_TIER, |t| t.0);
+            if let (Some(span), DEFAULT_TIER) = (file.module.assumes_unique, tier) {
+                self.error(
+                    Diagnostic::new(span, "`.assumes unique` in a file of tier 0")
+                        .label("tier 0 always runs")
+                        .help(
+                            "a file that assumes one solution is a technique that is switched \
+                             off when solutions are counted: give it a tier (`.tier 7`)",
+                        ),
+                );
+            }
+        }
+    }
+
     /// Every rule of every file, in order, through the per-rule passes;
     /// each is linted, and the cell constants it names are kept.
     fn rules(&mut self, files: &[ParsedFile]) -> Checked {
@@ -236,11 +289,15 @@ fn techniques(files: &[ParsedFile], rules: &[Rule]) -> Vec<Technique> {
     for file in files {
         let tier = file.module.tier.map_or(DEFAULT_TIER, |t| t.0);
         match techniques.iter_mut().find(|t| t.name == file.technique) {
-            Some(t) => t.tier = t.tier.max(tier),
+            Some(t) => {
+                t.tier = t.tier.max(tier);
+                t.assumes_unique |= file.module.assumes_unique.is_some();
+            }
             None => techniques.push(Technique {
                 name: file.technique.clone(),
                 tier,
                 rules: 0,
+                assumes_unique: file.module.assumes_unique.is_some(),
             }),
         }
     }

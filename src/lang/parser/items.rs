@@ -29,7 +29,7 @@ const QUALIFIERS: &[&str] = &[
 const TYPES_HELP: &str = "the types are `cell`, `digit`, `unit`, `number` and `symbol`";
 const DIRECTIVE_HELP: &str = "sudolog reads puzzles and reports results itself, so rule files \
      need no input or output directives; the supported directives are \
-     `.decl name(column: type, ...)` and `.tier N`";
+     `.decl name(column: type, ...)`, `.tier N` and `.assumes unique`";
 const DECL_EXAMPLE: &str = "declarations look like `.decl peer(a: cell, b: cell)`";
 
 /// One statement of a rule file.
@@ -37,6 +37,9 @@ pub(super) enum Stmt {
     Decl(Decl),
     Rule(Rule),
     Tier(u32, Span),
+    /// `.assumes unique`: the file's rules are sound only for a puzzle
+    /// with one solution.
+    AssumesUnique(Span),
 }
 
 impl Parser<'_> {
@@ -82,6 +85,20 @@ impl Parser<'_> {
                     "a tier number after `.tier`",
                     "write `.tier 2`: 0 is the grid's meaning, 1 the singles, higher tiers \
                      run only when every lower one is stalled",
+                )),
+            };
+        }
+        if name == "assumes" {
+            return match self.kind() {
+                TokenKind::Ident(what) if what == "unique" => {
+                    let end = self.bump();
+                    Ok(Stmt::AssumesUnique(dot.to(end)))
+                }
+                _ => Err(self.expected(
+                    "`unique` after `.assumes`",
+                    "write `.assumes unique` in a file whose rules hold only for a puzzle \
+                     with one solution (unique rectangles): they are switched off when \
+                     solutions are counted",
                 )),
             };
         }

@@ -90,6 +90,7 @@ pub fn parse_module(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>>
                 ),
                 _ => module.tier = Some((tier, span)),
             },
+            Ok(Stmt::AssumesUnique(span)) => module.assumes_unique = Some(span),
             Err(diag) => {
                 diags.push(*diag);
                 p.recover(start, directive);
