@@ -36,7 +36,8 @@ pub struct CodeMap {
 /// table: code, technique, rule names. Full house is a naked single and a
 /// hidden single at once; a locked pair or triple is a naked subset in a
 /// box and a line (HoDoKu's `0110`/`0111`); skyscraper, two-string kite
-/// and simple colours are the single-digit patterns; X-chains, XY-chains,
+/// and simple colours are the single-digit patterns, the empty rectangle
+/// (and the dual one) and multi-colours files of their own; X-chains, XY-chains,
 /// remote pairs, nice loops, AICs, turbot fish and dual kites are all
 /// chains of `chains.dl`; grouped chains and loops without almost locked
 /// sets (HoDoKu's variants 1 and 2 of `0709` to `0711`) those of
@@ -60,10 +61,22 @@ pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
     ("0302", "fish", &["Fish"]),
     ("0400", "single_digit", &["Skyscraper"]),
     ("0401", "single_digit", &["Two-string kite"]),
+    ("0402", "empty_rectangle", &["Empty rectangle"]),
     ("0403", "chains", &["AIC", "Nice loop"]),
     ("0404", "chains", &["AIC", "Nice loop"]),
+    ("0405", "empty_rectangle", &["Empty rectangle"]),
     ("0500", "single_digit", &["Colour trap"]),
     ("0501", "single_digit", &["Colour wrap"]),
+    (
+        "0502",
+        "multi_colours",
+        &["Multi-colours type 1", "Multi-colours type 2"],
+    ),
+    (
+        "0503",
+        "multi_colours",
+        &["Multi-colours type 1", "Multi-colours type 2"],
+    ),
     ("0701", "chains", &["AIC", "Nice loop"]),
     ("0702", "chains", &["AIC", "Nice loop"]),
     ("0703", "chains", &["AIC", "Nice loop"]),

@@ -216,7 +216,7 @@ fn a_stall_written_as_candidates_reads_back_with_its_placed_cells_placed() {
             "solve",
             "--logic-only",
             "--max-tier",
-            "9",
+            "all",
             "--format",
             "candidates",
             STUCK,

@@ -525,9 +525,26 @@ fn a_selector_that_selects_nothing_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("--max-tier 99: the rule set's tiers go up to 9"),
+        stderr.contains("--max-tier 99: the rule set's tiers go up to ")
+            && stderr.contains("`--max-tier all` selects every tier"),
         "{stderr}"
     );
+    // `all` is every tier, whatever the library's highest; anything else
+    // that is no number is refused by name.
+    let out = common::sudolog()
+        .args(["solve", "--max-tier", "all", "--format", "line", "-"])
+        .write_stdin(ESSAY_1)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let out = common::sudolog()
+        .args(["solve", "--max-tier", "every", "-"])
+        .write_stdin(ESSAY_1)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("`every` is no tier"), "{stderr}");
     // Names that do select: a technique, a rule's place, the highest tier.
     let (code, stdout, _) = sudolog(
         &["facts", "--relation", "placed", "--rule", "singles", "-"],

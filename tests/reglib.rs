@@ -60,6 +60,8 @@ fn the_covered_cases_pass_and_hints_name_their_technique() {
         "fish",
         "single_digit",
         "wings",
+        "empty_rectangle",
+        "multi_colours",
         "chains",
         "grouped_chains",
     ] {

@@ -18,7 +18,7 @@ Exit codes (each command's --help says what they mean for it):
 pub const SOLVE: &str = "Examples:
   sudolog solve puzzles.txt                       solve, guessing where the rules stall
   sudolog solve --format line big.txt > out.txt   one line per puzzle, on every core
-  sudolog solve --logic-only --max-tier 8 p.txt   the rules only (every technique): pencil marks where they stall
+  sudolog solve --logic-only --max-tier all p.txt the rules only (every technique): pencil marks where they stall
   sudolog solve --logic-only --format candidates p.txt   the same state as one candidate line per puzzle (hint reads it)
   sudolog solve --count 2 p.txt                   whether each puzzle has exactly one solution
   sudolog solve --trace p.txt                     every step, guess and backtrack

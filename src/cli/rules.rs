@@ -29,14 +29,36 @@ pub struct RuleArgs {
     /// `singles,locked`; tier-0 files such as grid.dl always stay).
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub techniques: Option<Vec<String>>,
-    /// Use only techniques up to this tier (`solve` defaults to 2: singles
-    /// and locked candidates; the other commands use every tier).
-    #[arg(long, value_name = "N")]
-    pub max_tier: Option<u32>,
+    /// Use only techniques up to this tier, or `all` for every tier
+    /// (`solve` defaults to 2: singles and locked candidates; the other
+    /// commands use every tier).
+    #[arg(long, value_name = "N|all", value_parser = parse_tier_cap)]
+    pub max_tier: Option<TierCap>,
     /// The command's own tier cap when `--max-tier` is not given (solve's
     /// default); unlike `--max-tier`, it may exceed the rule set's tiers.
     #[arg(skip)]
     pub default_max_tier: Option<u32>,
+}
+
+/// What `--max-tier` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TierCap {
+    /// Techniques up to this tier.
+    Up(u32),
+    /// Every tier of the rule set, however many the library has: what a
+    /// script that wants the whole library says, so that it keeps meaning
+    /// that when techniques are added.
+    All,
+}
+
+/// Reads `--max-tier`: a tier number or `all`.
+fn parse_tier_cap(text: &str) -> Result<TierCap, String> {
+    if text.eq_ignore_ascii_case("all") {
+        return Ok(TierCap::All);
+    }
+    text.parse().map(TierCap::Up).map_err(|_| {
+        format!("`{text}` is no tier: give a number (`sudolog check` lists the tiers) or `all`")
+    })
 }
 
 /// Compiles a program, printing diagnostics on failure.
@@ -78,7 +100,7 @@ pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
     if let Some(names) = &args.techniques {
         program.restrict_techniques(names)?;
     }
-    if let Some(max) = args.max_tier {
+    if let Some(TierCap::Up(max)) = args.max_tier {
         // A tier above every technique's selects nothing new: most likely
         // a typo, and a silent success would hide it.
         let highest = program.highest_tier();
@@ -89,6 +111,8 @@ pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
             });
         }
         program.restrict_tier(max);
+    } else if args.max_tier == Some(TierCap::All) {
+        // Every tier: nothing to restrict.
     } else if let Some(max) = args.default_max_tier {
         program.restrict_tier(max);
     }

@@ -30,6 +30,14 @@ pub const STANDARD: &[(&str, &str)] = &[
         "rules/single_digit.dl",
         include_str!("../../rules/single_digit.dl"),
     ),
+    (
+        "rules/empty_rectangle.dl",
+        include_str!("../../rules/empty_rectangle.dl"),
+    ),
+    (
+        "rules/multi_colours.dl",
+        include_str!("../../rules/multi_colours.dl"),
+    ),
     ("rules/chains.dl", include_str!("../../rules/chains.dl")),
     (
         "rules/grouped_chains.dl",

@@ -83,8 +83,8 @@ impl fmt::Display for RulesError {
             ),
             RulesError::TierTooHigh { asked, highest } => write!(
                 f,
-                "--max-tier {asked}: the rule set's tiers go up to {highest}; `sudolog check` \
-                 lists its techniques with their tiers"
+                "--max-tier {asked}: the rule set's tiers go up to {highest} (`--max-tier all` \
+                 selects every tier); `sudolog check` lists its techniques with their tiers"
             ),
             RulesError::Invalid(d) => write!(f, "{d}"),
         }
