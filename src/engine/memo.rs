@@ -57,6 +57,12 @@ impl<T: Copy> Tables<T> {
         if self.spans.len() <= id {
             self.spans.resize_with(id + 1, FxHashMap::default);
         }
+        if self.arena.capacity() == 0 {
+            // Room for the bound and one input's outputs past it, so that
+            // crossing the bound does not double the arena (untouched room
+            // costs no resident memory).
+            self.arena.reserve_exact(bound + bound / 8);
+        }
         // Find (or compute) spans first: the arena may move while it
         // grows, so slices of it are handed out only afterwards.
         let mut spans = std::mem::take(&mut self.found);
