@@ -36,7 +36,9 @@ pub struct CodeMap {
 /// table: code, technique, rule names. Full house is a naked single and a
 /// hidden single at once; a locked pair or triple is a naked subset in a
 /// box and a line (HoDoKu's `0110`/`0111`); skyscraper, two-string kite
-/// and simple colours are the single-digit patterns, the empty rectangle
+/// and simple colours are the single-digit patterns; finned and sashimi
+/// fish (siamese ones too: two finned fish, each found) those of
+/// `finned_fish.dl`; the empty rectangle
 /// (and the dual one) and multi-colours files of their own; X-chains, XY-chains,
 /// remote pairs, nice loops, AICs, turbot fish and dual kites are all
 /// chains of `chains.dl`; grouped chains and loops without almost locked
@@ -59,6 +61,16 @@ pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
     ("0300", "fish", &["Fish"]),
     ("0301", "fish", &["Fish"]),
     ("0302", "fish", &["Fish"]),
+    ("0310", "finned_fish", &["Finned fish"]),
+    ("0311", "finned_fish", &["Finned fish"]),
+    ("03111", "finned_fish", &["Finned fish"]),
+    ("0312", "finned_fish", &["Finned fish"]),
+    ("03121", "finned_fish", &["Finned fish"]),
+    ("0320", "finned_fish", &["Finned fish"]),
+    ("0321", "finned_fish", &["Finned fish"]),
+    ("03211", "finned_fish", &["Finned fish"]),
+    ("0322", "finned_fish", &["Finned fish"]),
+    ("03221", "finned_fish", &["Finned fish"]),
     ("0400", "single_digit", &["Skyscraper"]),
     ("0401", "single_digit", &["Two-string kite"]),
     ("0402", "empty_rectangle", &["Empty rectangle"]),

@@ -58,6 +58,7 @@ fn the_covered_cases_pass_and_hints_name_their_technique() {
         "naked_subsets",
         "hidden_subsets",
         "fish",
+        "finned_fish",
         "single_digit",
         "wings",
         "empty_rectangle",

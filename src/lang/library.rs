@@ -38,6 +38,10 @@ pub const STANDARD: &[(&str, &str)] = &[
         "rules/multi_colours.dl",
         include_str!("../../rules/multi_colours.dl"),
     ),
+    (
+        "rules/finned_fish.dl",
+        include_str!("../../rules/finned_fish.dl"),
+    ),
     ("rules/chains.dl", include_str!("../../rules/chains.dl")),
     (
         "rules/grouped_chains.dl",
