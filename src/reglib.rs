@@ -39,7 +39,9 @@ pub struct CodeMap {
 /// and simple colours are the single-digit patterns; finned and sashimi
 /// fish (siamese ones too: two finned fish, each found) those of
 /// `finned_fish.dl`; the empty rectangle
-/// (and the dual one) and multi-colours files of their own; X-chains, XY-chains,
+/// (and the dual one) and multi-colours files of their own; unique
+/// rectangles (but type 3), hidden and avoidable rectangles those of
+/// `uniqueness.dl`; X-chains, XY-chains,
 /// remote pairs, nice loops, AICs, turbot fish and dual kites are all
 /// chains of `chains.dl`; grouped chains and loops without almost locked
 /// sets (HoDoKu's variants 1 and 2 of `0709` to `0711`) those of
@@ -89,6 +91,14 @@ pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
         "multi_colours",
         &["Multi-colours type 1", "Multi-colours type 2"],
     ),
+    ("0600", "uniqueness", &["Unique rectangle type 1"]),
+    ("0601", "uniqueness", &["Unique rectangle type 2"]),
+    ("0603", "uniqueness", &["Unique rectangle type 4"]),
+    ("0604", "uniqueness", &["Unique rectangle type 5"]),
+    ("0605", "uniqueness", &["Unique rectangle type 6"]),
+    ("0606", "uniqueness", &["Hidden rectangle"]),
+    ("0607", "uniqueness", &["Avoidable rectangle type 1"]),
+    ("0608", "uniqueness", &["Avoidable rectangle type 2"]),
     ("0701", "chains", &["AIC", "Nice loop"]),
     ("0702", "chains", &["AIC", "Nice loop"]),
     ("0703", "chains", &["AIC", "Nice loop"]),

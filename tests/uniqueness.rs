@@ -114,7 +114,9 @@ fn a_constraint_that_is_not_a_unit_switches_it_off_with_a_warning() {
     let out = run(&["check", "--variant", "anti_king", RECTANGLE], None);
     let (stdout, stderr) = text(&out);
     assert!(
-        stderr.contains("`rectangle` switched off: this rule constrains the grid beyond its units"),
+        stderr.contains(
+            "`rectangle`, `uniqueness` switched off: this rule constrains the grid beyond its units"
+        ),
         "{stderr}"
     );
     assert!(!stdout.contains("assumes one solution"), "{stdout}");
@@ -142,4 +144,62 @@ fn a_grid_rule_cannot_assume_one_solution() {
     let out = run(&["check", path.to_str().unwrap()], None);
     let (_, stderr) = text(&out);
     assert!(stderr.contains("`unique` after `.assumes`"), "{stderr}");
+}
+
+#[test]
+fn the_library_s_uniqueness_file_assumes_one_solution_and_is_off_when_counting() {
+    let out = run(&["check"], None);
+    let (stdout, _) = text(&out);
+    assert!(
+        stdout.lines().any(|l| l.contains(" uniqueness ")
+            && l.contains("(assumes one solution: off when solutions are counted)")),
+        "{stdout}"
+    );
+    // Every tier: the library's unique rectangles would rule out both
+    // solutions of the deadly pattern; counting runs without them.
+    let out = run(
+        &["solve", "--max-tier", "all", "--count", "2", DEADLY],
+        None,
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(stdout.contains("2 solutions"), "{stdout}{stderr}");
+    // A logic-only solve never answers "no solution" because of them.
+    let out = run(
+        &[
+            "solve",
+            "--max-tier",
+            "all",
+            "--logic-only",
+            "--format",
+            "line",
+            DEADLY,
+        ],
+        None,
+    );
+    let (stdout, stderr) = text(&out);
+    assert!(!stdout.contains("no solution"), "{stdout}{stderr}");
+}
+
+#[test]
+fn a_library_rectangle_step_says_it_assumes_one_solution() {
+    let out = run(
+        &[
+            "solve",
+            "--max-tier",
+            "all",
+            "--logic-only",
+            "--trace",
+            STATE,
+        ],
+        None,
+    );
+    let (stdout, stderr) = text(&out);
+    let all = format!("{stdout}{stderr}");
+    assert!(
+        all.lines()
+            .any(|l| l.contains(": uniqueness (assumes one solution) [")
+                && l.contains("eliminated ")
+                && l.contains("r2c7")),
+        "{all}"
+    );
 }

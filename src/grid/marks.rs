@@ -75,9 +75,12 @@ pub(crate) fn candidate_line_geometry(len: usize) -> Option<Geometry> {
 /// Reads a candidate line (`token`, `n * n * n` symbols): for each cell, `n`
 /// characters, each a digit (a candidate) or `.`/`0` (none). A cell left
 /// with no candidate is an error at its first character. A cell with one
-/// candidate is a digit placed in the input (not a given): that is how
-/// `solve --format candidates` writes a placed cell, and a hint must not
-/// offer it as a naked single.
+/// candidate is a given: that is how `solve --format candidates` writes a
+/// placed cell (so a hint must not offer it as a naked single), and the
+/// line cannot tell a given from a digit placed later, so the safe reading
+/// is the one the uniqueness techniques cannot misuse (a deadly pattern
+/// must avoid givens; one through a clue taken for a placed digit would be
+/// unsound), as with pencil-mark grids.
 pub(crate) fn read_candidate_line(
     g: Geometry,
     token: &[Sym],
@@ -87,7 +90,7 @@ pub(crate) fn read_candidate_line(
     let n = g.n;
     let all = g.digit_mask();
     let mut removed = Vec::with_capacity(g.cell_count());
-    let mut entered = vec![0; g.cell_count()];
+    let mut cells = vec![0; g.cell_count()];
     for (cell, chunk) in token.chunks(n).enumerate() {
         let mut left = 0u32;
         for s in chunk {
@@ -114,14 +117,15 @@ pub(crate) fn read_candidate_line(
             return Err(no_candidate(&origin, chunk[0], &g.cell_name(cell)));
         }
         if left.count_ones() == 1 {
-            entered[cell] = left.trailing_zeros() as u8;
+            cells[cell] = left.trailing_zeros() as u8;
         }
         removed.push(all & !left);
     }
     let positions = token.chunks(n).map(|c| (c[0].line, c[0].col)).collect();
+    let entered = vec![0; g.cell_count()];
     Ok(Puzzle {
         geometry: g,
-        cells: vec![0; g.cell_count()],
+        cells,
         origin,
         positions,
         label,

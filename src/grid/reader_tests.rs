@@ -666,9 +666,11 @@ fn a_candidate_line_is_a_pencil_mark_state() {
     let p = one(&format!("{line} stuck here\n"));
     assert_eq!(p.geometry.n, 9);
     assert_eq!(p.label, "stuck here");
-    // A candidate line has no givens: every cell is open, with its marks.
-    assert!(p.cells.iter().all(|&d| d == 0));
+    // A cell with one candidate is a given (the line cannot tell a given
+    // from a digit placed later); the others are open, with their marks.
+    assert_eq!(p.cells, cells);
     let marks = p.marks.expect("marks");
+    assert!(marks.entered.iter().all(|&d| d == 0));
     assert_eq!(marks.removed[2], 1 << 7 | 1 << 9);
     assert_eq!(marks.removed[80], 1 << 1);
     // r1c1 holds the given 1: every other digit is removed.

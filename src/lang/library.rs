@@ -39,6 +39,10 @@ pub const STANDARD: &[(&str, &str)] = &[
         include_str!("../../rules/multi_colours.dl"),
     ),
     (
+        "rules/uniqueness.dl",
+        include_str!("../../rules/uniqueness.dl"),
+    ),
+    (
         "rules/finned_fish.dl",
         include_str!("../../rules/finned_fish.dl"),
     ),
