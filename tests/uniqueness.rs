@@ -34,24 +34,22 @@ fn check_lists_the_technique_as_assuming_one_solution() {
 
 #[test]
 fn on_a_puzzle_with_one_solution_the_rectangle_fires_and_the_trace_says_so() {
-    let out = run(
-        &[
-            "solve",
-            "--max-tier",
-            "7",
-            "--logic-only",
-            "--trace",
-            "--rules-add",
-            RECTANGLE,
-            STATE,
-        ],
-        None,
-    );
+    let extra = ["--max-tier", "7", "--rules-add", RECTANGLE];
+    assert_trace_marks(&extra, &[": rectangle (assumes one solution) ["]);
+}
+
+/// `solve --logic-only --trace` on the rectangle's state, with `extra`
+/// arguments, has a line with every one of `marks` that concerns r2c7.
+fn assert_trace_marks(extra: &[&str], marks: &[&str]) {
+    let mut args = vec!["solve", "--logic-only", "--trace"];
+    args.extend_from_slice(extra);
+    args.push(STATE);
+    let out = run(&args, None);
     let (stdout, stderr) = text(&out);
     let all = format!("{stdout}{stderr}");
     assert!(
         all.lines()
-            .any(|l| l.contains(": rectangle (assumes one solution) [") && l.contains("r2c7")),
+            .any(|l| marks.iter().all(|m| l.contains(m)) && l.contains("r2c7")),
         "{all}"
     );
 }
@@ -182,24 +180,6 @@ fn the_library_s_uniqueness_file_assumes_one_solution_and_is_off_when_counting()
 
 #[test]
 fn a_library_rectangle_step_says_it_assumes_one_solution() {
-    let out = run(
-        &[
-            "solve",
-            "--max-tier",
-            "all",
-            "--logic-only",
-            "--trace",
-            STATE,
-        ],
-        None,
-    );
-    let (stdout, stderr) = text(&out);
-    let all = format!("{stdout}{stderr}");
-    assert!(
-        all.lines()
-            .any(|l| l.contains(": uniqueness (assumes one solution) [")
-                && l.contains("eliminated ")
-                && l.contains("r2c7")),
-        "{all}"
-    );
+    let marks = [": uniqueness (assumes one solution) [", "]: eliminated "];
+    assert_trace_marks(&["--max-tier", "all"], &marks);
 }
