@@ -36,12 +36,11 @@ pub struct CodeMap {
 /// table: code, technique, rule names. Full house is a naked single and a
 /// hidden single at once; a locked pair or triple is a naked subset in a
 /// box and a line (HoDoKu's `0110`/`0111`); skyscraper, two-string kite
-/// and simple colours are the single-digit patterns; finned and sashimi
-/// fish (siamese ones too: two finned fish, each found) those of
-/// `finned_fish.dl`; the empty rectangle
-/// (and the dual one) and multi-colours files of their own; unique
-/// rectangles (but type 3), hidden and avoidable rectangles those of
-/// `uniqueness.dl`; X-chains, XY-chains,
+/// and simple colours are the single-digit patterns; the empty rectangle
+/// (the dual one too) and multi-colours have files of their own; finned
+/// and sashimi fish (siamese ones too: two finned fish, each found) are
+/// those of `finned_fish.dl`; unique rectangles (but type 3), hidden and
+/// avoidable rectangles those of `uniqueness.dl`; X-chains, XY-chains,
 /// remote pairs, nice loops, AICs, turbot fish and dual kites are all
 /// chains of `chains.dl`; grouped chains and loops without almost locked
 /// sets (HoDoKu's variants 1 and 2 of `0709` to `0711`) those of
