@@ -8,7 +8,7 @@ use super::Checker;
 use crate::lang::ast::CmpOp;
 use crate::lang::builtin::Builtin;
 use crate::lang::diag::Diagnostic;
-use crate::lang::program::{Literal, Rule, body_relations};
+use crate::lang::program::{Arg, Expr, Literal, Rule, VarId, body_relations};
 
 impl Checker<'_> {
     /// Marks the relations whose facts change as the solve goes on
@@ -43,6 +43,84 @@ impl Checker<'_> {
     pub(super) fn check_monotone(&mut self, rules: &[Rule]) {
         for r in rules {
             self.check_monotone_body(&r.body);
+            self.check_grown_sets(&r.body);
+        }
+    }
+
+    /// A set gathered over the state (`M = set X : { eliminated(...) }`)
+    /// only grows: a fact about it says "at least these", so the rule may
+    /// use it as such (`in_set`, `covers`, an argument of its head, a sum
+    /// with a disjoint set bound to a new variable), but a comparison with
+    /// it (`M < F`, `M = T`) could stop holding as it grows.
+    fn check_grown_sets(&mut self, body: &[Literal]) {
+        let mut grown: Vec<VarId> = Vec::new();
+        for lit in body {
+            if let Literal::Count(agg) = lit
+                && agg.elem.is_some()
+                && let Some(v) = agg.value
+            {
+                let mut deps = Vec::new();
+                body_relations(&agg.body, &mut deps);
+                if deps.iter().any(|(rel, _)| self.relations[*rel].dynamic) {
+                    grown.push(v);
+                }
+            }
+        }
+        if grown.is_empty() {
+            return;
+        }
+        let gathered = grown.clone();
+        // Variables that a positive atom binds: `V = ...` then tests them.
+        let mut in_atoms: Vec<VarId> = Vec::new();
+        for lit in body {
+            if let Literal::Atom(a) = lit {
+                in_atoms.extend(a.args.iter().filter_map(|arg| match arg {
+                    Arg::Var(v) => Some(*v),
+                    _ => None,
+                }));
+            }
+        }
+        let reads_grown = |e: &Expr, grown: &[VarId]| {
+            let mut vs = Vec::new();
+            e.vars(&mut vs);
+            vs.iter().any(|v| grown.contains(v))
+        };
+        // `V = expr of a grown set`, V new: V is such a set too.
+        let assigned = |l: &Expr, op: CmpOp, r: &Expr, grown: &[VarId]| match (l, op) {
+            (Expr::Var(v), CmpOp::Eq) if !in_atoms.contains(v) && !grown.contains(v) => {
+                reads_grown(r, grown).then_some(*v)
+            }
+            _ => None,
+        };
+        loop {
+            let before = grown.len();
+            for lit in body {
+                if let Literal::Cmp(l, op, r, _) = lit {
+                    let new = assigned(l, *op, r, &grown).or_else(|| assigned(r, *op, l, &grown));
+                    grown.extend(new);
+                }
+            }
+            if grown.len() == before {
+                break;
+            }
+        }
+        for lit in body {
+            if let Literal::Cmp(l, op, r, span) = lit {
+                // `V = expr` that made V a grown set above.
+                let binding = |a: &Expr, b: &Expr| {
+                    matches!(a, Expr::Var(v) if grown.contains(v) && !gathered.contains(v)
+                        && !in_atoms.contains(v))
+                        && reads_grown(b, &grown)
+                };
+                let is_binding = *op == CmpOp::Eq && (binding(l, r) || binding(r, l));
+                if !is_binding && (reads_grown(l, &grown) || reads_grown(r, &grown)) {
+                    self.error(
+                        Diagnostic::new(*span, "a comparison with a set that grows over the solving state is not monotone")
+                            .label("can become false later")
+                            .help("a set over `placed`/`eliminated` says which values hold at least, and grows: conclude from `in_set(X, S)` or `covers(S, T)`, or, to skip work that is already decided, write a guard (`unless ...`)"),
+                    );
+                }
+            }
         }
     }
 
@@ -128,6 +206,27 @@ mod tests {
         assert_eq!(
             errors("placed(C, 1) :- cell(C), count : { eliminated(C, _) } = 8."),
             ["`count : { ... } = ...` over the solving state is not monotone"]
+        );
+    }
+
+    #[test]
+    fn a_set_over_the_state_is_used_as_a_lower_bound_only() {
+        let message = "a comparison with a set that grows over the solving state is not monotone";
+        // Compared with a value: "the set is still small" can stop holding.
+        let rule = ".decl few(c: cell)
+            few(C) :- cell(C), M = set E : { eliminated(C, E) }, M < 8.";
+        assert_eq!(errors(rule), [message]);
+        // Through a sum bound to a new variable, compared later.
+        let rule = ".decl few(c: cell)
+            few(C) :- cell(C), M = set E : { eliminated(C, E) }, T = M + 1, T <= 8.";
+        assert_eq!(errors(rule), [message]);
+        // Bound, summed into a new variable and passed on: fine; and a set
+        // over static relations may be compared.
+        passes(
+            ".decl gone(c: cell, m: set)
+            gone(C, T) :- cell(C), M = set E : { eliminated(C, E), E > 1 }, T = M + 2.
+            .decl small(c: cell)
+            small(C) :- cell(C), M = set D : { digit(D), D < 3 }, M < 8.",
         );
     }
 

@@ -43,7 +43,7 @@ impl Checker<'_> {
                 self.error(
                     Diagnostic::new(agg.span, "a set must be given to a new variable")
                         .label("a set compared with something")
-                        .help("write `S = set X : { ... }` with a variable `S` that nothing else binds, and compare `S` in other literals"),
+                        .help("write `S = set X : { ... }` with a variable `S` that nothing else binds, and use `S` in other literals (a set over the solving state only as a lower bound: `in_set`, `covers`)"),
                 );
             }
         }
