@@ -11,7 +11,7 @@ use super::{DEFAULT_FACT_LIMIT, Engine, StaticStage};
 use crate::lang::diag::{Diagnostic, Diagnostics};
 use crate::lang::graph::Dependencies;
 use crate::lang::program::{Builtin, Program, RelId};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
 impl Engine {
@@ -20,15 +20,23 @@ impl Engine {
     /// without their rules, for counting solutions ([`Engine::counting`]).
     pub fn new(program: Program) -> Result<Engine, Diagnostics> {
         let program = Arc::new(program);
-        let counting = if program.assumes_unique() {
-            let off = program.uniqueness_rules();
+        let off = program.uniqueness_rules();
+        let counting = if off.is_empty() {
+            None
+        } else {
             let keep = |r: &crate::lang::program::Rule| !off.contains(&r.id);
             Some(Box::new(Engine::compile(Arc::clone(&program), &keep)?))
-        } else {
-            None
         };
+        // Of those, the rules whose facts rest on the assumption: the ones
+        // that conclude the state (their helpers hold whatever the count).
+        let concludes = |id: &usize| {
+            let head = program.rules[*id].head_rel;
+            (program.relations[head].builtin).is_some_and(Builtin::dynamic)
+        };
+        let assuming = off.iter().copied().filter(concludes).collect();
         let mut engine = Engine::compile(program, &|_| true)?;
         engine.counting = counting;
+        engine.assuming = assuming;
         Ok(engine)
     }
 
@@ -70,6 +78,7 @@ impl Engine {
             provenance: true,
             fact_limit: DEFAULT_FACT_LIMIT,
             counting: None,
+            assuming: FxHashSet::default(),
         })
     }
 }

@@ -39,66 +39,62 @@ impl ComputedIndex {
             && (self.all & !t) & !m == 0
     }
 
-    /// The flat facts `(m, t)` that agree with the key of a lookup (the
-    /// index's key columns bound to `key`).
-    fn matching(&self, key: &Half) -> Vec<Tuple> {
+    /// The value halves the index holds under `key`, in its layout, into
+    /// `out` (cleared first, sorted, without repeats): the flat facts
+    /// `(m, t)` that agree with the key (the index's key columns bound to
+    /// it). Called once per looked-up tuple, so it allocates nothing
+    /// beyond `out`.
+    pub fn values_into(&self, key: &Half, out: &mut Vec<Half>) {
+        out.clear();
         let bound = |col: usize| (self.spec.key.iter().position(|&c| c == col)).map(|i| key[i]);
-        let pairs: Vec<(Value, Value)> = match (bound(0), bound(1)) {
-            (Some(m), Some(t)) => vec![(m, t)],
-            (Some(m), None) => self
-                .sets_covered_by(m)
-                .into_iter()
-                .map(|t| (m, t))
-                .collect(),
-            (None, Some(t)) => self.sets_covering(t).into_iter().map(|m| (m, t)).collect(),
-            (None, None) => Vec::new(),
+        let mut push = |m: Value, t: Value| {
+            let f = flat(&[m, t]);
+            if self.covers(m, t) && self.spec.accepts(&f) {
+                out.push(self.spec.layout(&f).1);
+            }
         };
-        (pairs.into_iter())
-            .filter(|&(m, t)| self.covers(m, t))
-            .map(|(m, t)| flat(&[m, t]))
-            .filter(|f| self.spec.accepts(f))
-            .collect()
+        match (bound(0), bound(1)) {
+            (Some(m), Some(t)) => push(m, t),
+            (Some(m), None) => self.each_set_covered_by(m, &mut |t| push(m, t)),
+            (None, Some(t)) => self.each_set_covering(t, &mut |m| push(m, t)),
+            (None, None) => {}
+        }
+        out.sort_unstable();
+        out.dedup();
     }
 
-    /// Every `t` with `covers(m, t)`: the numbers missing from `m`, with
-    /// any of `m`'s own added, up to [`MAX_SET`] in all.
-    fn sets_covered_by(&self, m: Value) -> Vec<Value> {
-        let missing = self.all & !m;
-        let room = MAX_SET.saturating_sub(missing.count_ones() as usize);
-        if missing.count_ones() as usize > MAX_SET || m & !self.all != 0 {
-            return Vec::new();
-        }
-        let members: Vec<Value> = (1..32).filter(|&d| m & (1 << d) != 0).collect();
+    /// [`ComputedIndex::values_into`] into a new vector.
+    #[cfg(test)]
+    fn values(&self, key: &Half) -> Vec<Half> {
         let mut out = Vec::new();
-        add_up_to(&members, room, missing, &mut out);
-        out.retain(|&t| t != 0);
+        self.values_into(key, &mut out);
         out
     }
 
-    /// Every `m` with `covers(m, t)`: the numbers outside `t` and any part
+    /// Each `t` with `covers(m, t)`: the numbers missing from `m`, with
+    /// any of `m`'s own added, up to [`MAX_SET`] in all (the empty set
+    /// too, which `covers` then refuses).
+    fn each_set_covered_by(&self, m: Value, f: &mut impl FnMut(Value)) {
+        let missing = self.all & !m;
+        if missing.count_ones() as usize > MAX_SET || m & !self.all != 0 {
+            return;
+        }
+        let room = MAX_SET - missing.count_ones() as usize;
+        add_up_to(m, room, missing, f);
+    }
+
+    /// Each `m` with `covers(m, t)`: the numbers outside `t` and any part
     /// of `t`.
-    fn sets_covering(&self, t: Value) -> Vec<Value> {
+    fn each_set_covering(&self, t: Value, f: &mut impl FnMut(Value)) {
         let outside = self.all & !t;
-        let mut out = Vec::new();
         let mut part = t;
         loop {
-            out.push(outside | part);
+            f(outside | part);
             if part == 0 {
                 break;
             }
             part = (part - 1) & t;
         }
-        out
-    }
-
-    /// The value halves the index holds under `key`, in its layout.
-    pub fn values(&self, key: &Half) -> Vec<Half> {
-        let mut out: Vec<Half> = (self.matching(key).iter())
-            .map(|f| self.spec.layout(f).1)
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
     }
 
     /// Whether a tuple, in the index's layout, is missing from it.
@@ -121,15 +117,18 @@ impl ComputedIndex {
     }
 }
 
-/// Every set `base | extra` for `extra` drawn from `members`, at most `room`
-/// of them, into `out`.
-fn add_up_to(members: &[Value], room: usize, base: Value, out: &mut Vec<Value>) {
-    out.push(base);
+/// Each set `base | extra` for `extra` a set of the bits of `members`, at
+/// most `room` of them (recursion at most `room` deep).
+fn add_up_to(members: Value, room: usize, base: Value, f: &mut impl FnMut(Value)) {
+    f(base);
     if room == 0 {
         return;
     }
-    for (i, &d) in members.iter().enumerate() {
-        add_up_to(&members[i + 1..], room - 1, base | 1 << d, out);
+    let mut rest = members;
+    while rest != 0 {
+        let low = rest & rest.wrapping_neg();
+        rest &= !low;
+        add_up_to(rest, room - 1, base | low, f);
     }
 }
 

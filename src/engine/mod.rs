@@ -88,6 +88,9 @@ pub struct Engine {
     /// The same program without the techniques that assume one solution,
     /// when it has any: what counting solutions runs.
     counting: Option<Box<Engine>>,
+    /// The rules that place, eliminate or end a branch only because their
+    /// technique assumes one solution (ids of [`Engine::program`]).
+    assuming: rustc_hash::FxHashSet<usize>,
     /// The indexes of `covers` that lookups compute rather than store
     /// (see [`computed`]).
     computed: rustc_hash::FxHashSet<plan::IndexId>,
@@ -107,10 +110,12 @@ impl Engine {
         self.counting.as_deref().unwrap_or(self)
     }
 
-    /// Whether some rules assume one solution (then [`Engine::counting`]
-    /// is another engine).
-    pub fn assumes_unique(&self) -> bool {
-        self.counting.is_some()
+    /// Whether a solve's rule firings (`(rule id, facts)`, as in its
+    /// stats) include a conclusion that rests on the assumption of one
+    /// solution: then an answer of "no solution", or a grade, must be
+    /// checked without it.
+    pub fn used_assumption(&self, firings: &[(usize, u64)]) -> bool {
+        !self.assuming.is_empty() && firings.iter().any(|(rule, _)| self.assuming.contains(rule))
     }
 
     /// Sets how many facts a branch or a static stratum may store (see

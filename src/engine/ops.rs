@@ -374,15 +374,17 @@ pub(super) fn extend_into(
     let index = match index {
         IndexSource::Stored(index) => index,
         IndexSource::Computed(c) => {
+            let mut values = Vec::new();
             for t in source.iter() {
                 if !early.is_empty() && !plan::passes(early, &Frame::new(t, &zero), absent) {
                     continue;
                 }
-                for v in c.values(&key_of(t)) {
-                    if !filter(t, &v) {
+                c.values_into(&key_of(t), &mut values);
+                for v in &values {
+                    if !filter(t, v) {
                         continue;
                     }
-                    if let Some(o) = plan::emit(emit, &Frame::new(t, &v)) {
+                    if let Some(o) = plan::emit(emit, &Frame::new(t, v)) {
                         out.push(o);
                     }
                 }

@@ -33,10 +33,7 @@ pub fn grade(engine: &Engine, puzzle: &Puzzle) -> Grade {
     let (mut grade, firings) = hardest(&outcome, engine.program());
     // A technique that assumes one solution may have picked one of
     // several: then the puzzle is no proper Sudoku, and has no grade.
-    let assumed = engine.assumes_unique() && {
-        let rules = engine.program().uniqueness_rules();
-        (outcome.stats.firings.iter()).any(|(rule, _)| rules.contains(rule))
-    };
+    let assumed = engine.used_assumption(&outcome.stats.firings);
     if assumed || matches!(outcome.verdict, Verdict::Stalled | Verdict::Contradiction) {
         match uniqueness(engine, puzzle, UNIQUENESS_BRANCHES) {
             Uniqueness::NoSolution => grade = "no_solution".to_string(),

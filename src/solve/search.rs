@@ -99,16 +99,8 @@ pub fn solve_keeping<'e>(
         outcome.verdict,
         Verdict::NoSolution | Verdict::Contradiction
     );
-    if none && engine.assumes_unique() {
-        let assumed = engine.program().uniqueness_rules();
-        if outcome
-            .stats
-            .firings
-            .iter()
-            .any(|(rule, _)| assumed.contains(rule))
-        {
-            return search(engine.counting(), puzzle, options, keep);
-        }
+    if none && engine.used_assumption(&outcome.stats.firings) {
+        return search(engine.counting(), puzzle, options, keep);
     }
     (outcome, kept)
 }
