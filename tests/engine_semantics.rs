@@ -1566,6 +1566,34 @@ cover_pair(M, T) :- covers(M, T).
 }
 
 #[test]
+fn in_set_finds_the_members_of_sets_of_any_size() {
+    // A row's columns are a set of nine: `in_set` lists each of them and
+    // counts them, and a difference of sets (`F - Q`) is a set too, where
+    // `digit_set` enumerates sets of up to four only.
+    let text = r#"
+.decl cols(u: unit, s: set)
+cols(U, S) :- unit_kind(U, "row"), S = set K : { in_unit(C, U), col(C, K) }.
+.decl member(u: unit, k: number)
+member(U, K) :- cols(U, S), in_set(K, S).
+.decl size_of(u: unit, n: number)
+size_of(U, N) :- cols(U, S), N = count : { in_set(K, S) }.
+.decl but_one(u: unit, k: number, n: number)
+but_one(U, K, N) :- cols(U, S), digit_set(Q, 1), in_set(K, Q), R = S - Q,
+    N = count : { in_set(J, R) }, !in_set(K, R).
+"#;
+    let engine = standard_engine(Some(text));
+    let solve = run_to_end(&engine, &cells(ESSAY));
+    let member = facts_with_steps(&solve, "member");
+    assert_eq!(member.len(), 81, "{member:?}");
+    let sizes = facts_with_steps(&solve, "size_of");
+    assert_eq!(sizes.len(), 9);
+    assert!(sizes.keys().all(|v| v[1] == 9), "{sizes:?}");
+    let but_one = facts_with_steps(&solve, "but_one");
+    assert_eq!(but_one.len(), 81);
+    assert!(but_one.keys().all(|v| v[2] == 8), "{but_one:?}");
+}
+
+#[test]
 fn a_set_over_the_state_grows_through_what_is_known() {
     // `gone(C, M)`: M is a set of digits eliminated from C. Each fact's set
     // must be eliminated already when it is derived, a cell's sets grow

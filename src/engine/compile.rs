@@ -60,8 +60,12 @@ impl Engine {
             .iter()
             .map(|s| &s.plan)
             .chain(std::iter::once(&dynamic));
-        let covers = program.builtin(Builtin::Covers);
-        let computed = super::computed::computed_indexes(covers, &indexes.specs, plans);
+        let computed = super::computed::computed_indexes(
+            program.builtin(Builtin::Covers),
+            program.builtin(Builtin::InSet),
+            &indexes.specs,
+            plans,
+        );
         Ok(Engine {
             computed,
             numbered,

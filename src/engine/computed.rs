@@ -1,30 +1,60 @@
-//! Indexes computed on demand instead of stored: `covers(M, T)` is a
-//! function of the grid size alone (T a set of up to four numbers, M any
-//! set holding every number outside T), and stored it is the largest
-//! static relation by far (222,050 tuples on 25x25, twice that while its
-//! index is sorted). Where the plans only look it up (an extension by a
-//! key, or a negation's probe), the lookup computes the matching tuples;
-//! where a plan loads it whole (a seed, a variable), it is stored as
-//! before.
+//! Indexes computed on demand instead of stored.
+//!
+//! - `covers(M, T)` is a function of the grid size alone (T a set of up
+//!   to four numbers, M any set holding every number outside T), and
+//!   stored it is the largest static relation by far (222,050 tuples on
+//!   25x25, twice that while its index is sorted). Where the plans only
+//!   look it up (an extension by a key, or a negation's probe), the lookup
+//!   computes the matching tuples; where a plan loads it whole (a seed, a
+//!   variable), it is stored as before.
+//! - `in_set(D, S)` looked up by its set is computed always: a set that a
+//!   rule computed (`S = set X : {...}`, `F - H`) may hold any of the
+//!   numbers 1 to 30, far beyond the sets of up to four that the stored
+//!   relation enumerates, and its members must be found all the same.
 
 use super::plan::{IndexId, IndexSpec, Op, Plan, SeedSource};
 use super::tuple::{EMPTY, Half, Tuple, flat, slot};
 use crate::lang::program::{MAX_SET, RelId, Value};
+use crate::lang::value::MAX_SET_MEMBER;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// A `covers` index whose lookups are computed for a grid of `n` digits.
+/// Which built-in a computed index answers for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Computed {
+    /// `covers(m, t)`, by either column.
+    Covers,
+    /// `in_set(d, s)`, by its set (`s` bound).
+    InSet,
+}
+
+/// An index of `covers` or `in_set` whose lookups are computed for a grid
+/// of `n` digits.
 #[derive(Clone, Debug)]
 pub struct ComputedIndex {
     spec: IndexSpec,
+    which: Computed,
     /// Bits `1..=n`: every number of the grid.
     all: Value,
 }
 
+/// Bits `1..=MAX_SET_MEMBER`: every number a set can hold.
+const SET_BITS: Value = ((1i64 << (MAX_SET_MEMBER + 1)) - 2) as Value;
+
 impl ComputedIndex {
-    /// The index `spec` of `covers` for a grid of `n` digits.
-    pub fn new(spec: IndexSpec, n: usize) -> ComputedIndex {
+    /// The index `spec` of `covers` (or `in_set`) for a grid of `n` digits.
+    pub fn new(spec: IndexSpec, which: Computed, n: usize) -> ComputedIndex {
         let all = (1..=n as Value).fold(0, |m, d| m | 1 << d);
-        ComputedIndex { spec, all }
+        ComputedIndex { spec, which, all }
+    }
+
+    /// Whether the flat fact `(a, b)` holds.
+    fn holds(&self, a: Value, b: Value) -> bool {
+        match self.which {
+            Computed::Covers => self.covers(a, b),
+            Computed::InSet => {
+                (1..=MAX_SET_MEMBER as Value).contains(&a) && b & SET_BITS & (1 << a) != 0
+            }
+        }
     }
 
     /// Whether `(m, t)` is a fact of `covers`: `t` is a set of 1 to
@@ -47,17 +77,26 @@ impl ComputedIndex {
     pub fn values_into(&self, key: &Half, out: &mut Vec<Half>) {
         out.clear();
         let bound = |col: usize| (self.spec.key.iter().position(|&c| c == col)).map(|i| key[i]);
-        let mut push = |m: Value, t: Value| {
-            let f = flat(&[m, t]);
-            if self.covers(m, t) && self.spec.accepts(&f) {
+        let mut push = |a: Value, b: Value| {
+            let f = flat(&[a, b]);
+            if self.holds(a, b) && self.spec.accepts(&f) {
                 out.push(self.spec.layout(&f).1);
             }
         };
-        match (bound(0), bound(1)) {
-            (Some(m), Some(t)) => push(m, t),
-            (Some(m), None) => self.each_set_covered_by(m, &mut |t| push(m, t)),
-            (None, Some(t)) => self.each_set_covering(t, &mut |m| push(m, t)),
-            (None, None) => {}
+        match (self.which, bound(0), bound(1)) {
+            (_, Some(a), Some(b)) => push(a, b),
+            (Computed::Covers, Some(m), None) => self.each_set_covered_by(m, &mut |t| push(m, t)),
+            (Computed::Covers, None, Some(t)) => self.each_set_covering(t, &mut |m| push(m, t)),
+            (Computed::InSet, None, Some(s)) => {
+                let mut rest = s & SET_BITS;
+                while rest != 0 {
+                    push(rest.trailing_zeros() as Value, s);
+                    rest &= rest - 1;
+                }
+            }
+            // `computed_indexes` computes no `in_set` index keyed on its
+            // member alone: the sets holding it are not to be listed.
+            (_, _, None) => {}
         }
         out.sort_unstable();
         out.dedup();
@@ -113,7 +152,7 @@ impl ComputedIndex {
         for (i, &c) in self.spec.val.iter().enumerate() {
             place(&mut f, c, t.1[i]);
         }
-        !(self.covers(slot(&f, 0), slot(&f, 1)) && self.spec.accepts(&f))
+        !(self.holds(slot(&f, 0), slot(&f, 1)) && self.spec.accepts(&f))
     }
 }
 
@@ -132,15 +171,20 @@ fn add_up_to(members: Value, room: usize, base: Value, f: &mut impl FnMut(Value)
     }
 }
 
-/// The indexes of `covers` (relation `rel`) that the plans only look up,
-/// so that they are computed: not loaded into a variable, not a count's
-/// seed, and keyed on a column (a lookup binds it).
+/// The indexes that lookups compute, with the built-in each answers for:
+/// those of `covers` (relation `covers`) that the plans only look up, not
+/// loaded into a variable, not a count's seed, and keyed on a column (a
+/// lookup binds it); and every index of `in_set` (relation `in_set`)
+/// keyed on its set and not loaded whole, so that its members are found
+/// in any set.
 pub fn computed_indexes<'p>(
-    rel: RelId,
+    covers: RelId,
+    in_set: RelId,
     specs: &[IndexSpec],
     plans: impl Iterator<Item = &'p Plan>,
-) -> FxHashSet<IndexId> {
+) -> FxHashMap<IndexId, Computed> {
     let mut stored: FxHashSet<IndexId> = FxHashSet::default();
+    let mut covers_loaded = false;
     for plan in plans {
         stored.extend(plan.loads.iter().map(|&(index, _)| index));
         for a in &plan.aggs {
@@ -148,10 +192,8 @@ pub fn computed_indexes<'p>(
                 stored.insert(index);
             }
         }
-        if plan.base_loads.iter().any(|&(r, _)| r == rel) {
-            // Loaded whole: every index of it may as well be stored.
-            return FxHashSet::default();
-        }
+        // Loaded whole: every index of it may as well be stored.
+        covers_loaded |= plan.base_loads.iter().any(|&(r, _)| r == covers);
         for op in &plan.ops {
             if let Op::Extend { index, key, .. } = op
                 && key.is_empty()
@@ -160,9 +202,14 @@ pub fn computed_indexes<'p>(
             }
         }
     }
+    let which = |s: &IndexSpec| match s.rel {
+        r if r == covers && !covers_loaded && !s.key.is_empty() => Some(Computed::Covers),
+        r if r == in_set && s.key.contains(&1) => Some(Computed::InSet),
+        _ => None,
+    };
     (specs.iter().enumerate())
-        .filter(|(id, s)| s.rel == rel && !s.key.is_empty() && !stored.contains(id))
-        .map(|(id, _)| id)
+        .filter(|(id, _)| !stored.contains(id))
+        .filter_map(|(id, s)| Some((id, which(s)?)))
         .collect()
 }
 
@@ -209,7 +256,7 @@ mod tests {
                 ..by_m.clone()
             };
             for spec in [by_m, by_t] {
-                let computed = ComputedIndex::new(spec.clone(), g.n);
+                let computed = ComputedIndex::new(spec.clone(), Computed::Covers, g.n);
                 let index = stored(&spec, &facts);
                 for (key, values) in &index {
                     assert_eq!(&computed.values(key), values, "n={} key {key:?}", g.n);
@@ -228,5 +275,33 @@ mod tests {
                 assert!(computed.absent(&([0, 0, 0, 0], [0, 0, 0, 0])));
             }
         }
+    }
+
+    #[test]
+    fn in_set_lookups_find_the_members_of_any_set() {
+        let by_set = IndexSpec {
+            rel: 0,
+            key: vec![1],
+            val: vec![0],
+            consts: Vec::new(),
+            eqs: Vec::new(),
+        };
+        let computed = ComputedIndex::new(by_set, Computed::InSet, 9);
+        // Nine members, beyond the four of the stored sets; bit 0 and the
+        // sign bit are no members.
+        let set: Value = (1..=9).fold(1, |m, d| m | 1 << d) | i32::MIN;
+        let members: Vec<Value> = computed
+            .values(&[set, 0, 0, 0])
+            .iter()
+            .map(|h| h[0])
+            .collect();
+        assert_eq!(members, (1..=9).collect::<Vec<_>>());
+        assert!(!computed.absent(&([set, 0, 0, 0], [9, 0, 0, 0])));
+        assert!(computed.absent(&([set, 0, 0, 0], [10, 0, 0, 0])));
+        assert!(computed.absent(&([set, 0, 0, 0], [0, 0, 0, 0])));
+        // 30 is the largest member a set holds.
+        let high: Value = 1 << 30;
+        assert_eq!(computed.values(&[high, 0, 0, 0]), vec![[30, 0, 0, 0]]);
+        assert!(computed.values(&[0, 0, 0, 0]).is_empty());
     }
 }

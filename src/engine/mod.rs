@@ -91,9 +91,9 @@ pub struct Engine {
     /// The rules that place, eliminate or end a branch only because their
     /// technique assumes one solution (ids of [`Engine::program`]).
     assuming: rustc_hash::FxHashSet<usize>,
-    /// The indexes of `covers` that lookups compute rather than store
-    /// (see [`computed`]).
-    computed: rustc_hash::FxHashSet<plan::IndexId>,
+    /// The indexes of `covers` and `in_set` that lookups compute rather
+    /// than store (see [`computed`]).
+    computed: rustc_hash::FxHashMap<plan::IndexId, computed::Computed>,
 }
 
 impl Engine {

@@ -111,7 +111,7 @@ impl Engine {
     fn build_indexes(&self, st: &mut Statics) {
         st.indexes.resize(self.indexes.specs.len(), None);
         for (id, spec) in self.indexes.specs.iter().enumerate() {
-            if st.indexes[id].is_some() || self.computed.contains(&id) {
+            if st.indexes[id].is_some() || self.computed.contains_key(&id) {
                 continue;
             }
             if let Some(Some(rel)) = st.rels.get(spec.rel) {
@@ -260,7 +260,10 @@ impl Engine {
             indexes: Vec::new(),
             probe_sets: Vec::new(),
             computed: (self.computed.iter())
-                .map(|&id| (id, ComputedIndex::new(self.indexes.specs[id].clone(), g.n)))
+                .map(|(&id, &which)| {
+                    let spec = self.indexes.specs[id].clone();
+                    (id, ComputedIndex::new(spec, which, g.n))
+                })
                 .collect(),
             counter_init: FxHashMap::default(),
             reached_at_start: FxHashMap::default(),
@@ -274,9 +277,9 @@ impl Engine {
                 .enumerate()
                 .filter(|(_, s)| s.rel == id);
             self.computed
-                .iter()
+                .keys()
                 .any(|&c| self.indexes.specs[c].rel == id)
-                && specs.all(|(i, _)| self.computed.contains(&i))
+                && specs.all(|(i, _)| self.computed.contains_key(&i))
         };
         for (id, rel) in self.program.relations.iter().enumerate() {
             if rel.builtin.is_some() && !rel.dynamic && !rel.per_puzzle {
