@@ -212,3 +212,36 @@ fn bad_library_files_are_located_errors_within_a_bound() {
         assert!(e.message.contains("larger than 64 MiB"), "{e}");
     }
 }
+
+#[test]
+fn the_optional_als_files_pass_hodokus_als_xz_and_xy_wing_cases() {
+    // `rules/extra/` is outside the standard library (it costs too much
+    // there), so its cases are checked here, with its files added.
+    let library = read_library(&repo_path(LIBRARY)).unwrap();
+    let mut sources = RuleSources::standard();
+    for file in ["rules/extra/als.dl", "rules/extra/als_xy_wing.dl"] {
+        sources
+            .add_file(std::path::Path::new(&repo_path(file)))
+            .unwrap();
+    }
+    let program = sources.load().unwrap();
+    let map = |code: &str, technique: &str, label: &str| CodeMap {
+        code: code.to_string(),
+        technique: technique.to_string(),
+        labels: vec![label.to_string()],
+    };
+    let maps = vec![
+        map("0901", "als", "ALS-XZ"),
+        map("0902", "als_xy_wing", "ALS-XY-Wing"),
+    ];
+    let checker = Checker::new(&program, maps, DEFAULT_FACT_LIMIT).unwrap();
+    let cases: Vec<_> = (library.cases.iter())
+        .filter(|c| c.code == "0901" || c.code == "0902")
+        .collect();
+    assert_eq!(cases.len(), 24);
+    let results: Vec<CaseResult> = cases.par_iter().map(|c| checker.check(c)).collect();
+    for r in &results {
+        assert_eq!(r.verdict, CaseVerdict::Passed, "line {}", r.line);
+        assert_eq!(r.hint_named, Some(true), "line {}", r.line);
+    }
+}
