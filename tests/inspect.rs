@@ -517,11 +517,14 @@ fn a_selector_that_selects_nothing_is_an_error() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
     // `sudolog` above caps the tier at 1; a cap above every tier is a typo.
-    let out = common::sudolog()
-        .args(["solve", "--max-tier", "99", "-"])
-        .write_stdin(ESSAY_1)
-        .output()
-        .expect("runs");
+    let on_essay = |args: &[&str]| {
+        common::sudolog()
+            .args(args)
+            .write_stdin(ESSAY_1)
+            .output()
+            .expect("runs")
+    };
+    let out = on_essay(&["solve", "--max-tier", "99", "-"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -531,17 +534,9 @@ fn a_selector_that_selects_nothing_is_an_error() {
     );
     // `all` is every tier, whatever the library's highest; anything else
     // that is no number is refused by name.
-    let out = common::sudolog()
-        .args(["solve", "--max-tier", "all", "--format", "line", "-"])
-        .write_stdin(ESSAY_1)
-        .output()
-        .expect("runs");
+    let out = on_essay(&["solve", "--max-tier", "all", "--format", "line", "-"]);
     assert_eq!(out.status.code(), Some(0));
-    let out = common::sudolog()
-        .args(["solve", "--max-tier", "every", "-"])
-        .write_stdin(ESSAY_1)
-        .output()
-        .expect("runs");
+    let out = on_essay(&["solve", "--max-tier", "every", "-"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("`every` is no tier"), "{stderr}");

@@ -225,6 +225,18 @@ mod tests {
     use crate::lang::symbols::Symbols;
     use std::collections::BTreeMap;
 
+    /// An index of a two-column relation keyed on column `key`, the
+    /// other column its value.
+    fn keyed_on(key: usize) -> IndexSpec {
+        IndexSpec {
+            rel: 0,
+            key: vec![key],
+            val: vec![1 - key],
+            consts: Vec::new(),
+            eqs: Vec::new(),
+        }
+    }
+
     /// The stored index a spec would give: the flat facts, filtered and
     /// laid out, grouped by key.
     fn stored(spec: &IndexSpec, facts: &[Tuple]) -> BTreeMap<Half, Vec<Half>> {
@@ -243,19 +255,7 @@ mod tests {
     fn lookups_give_what_the_stored_index_holds() {
         for g in Geometry::all().filter(|g| g.n <= 9) {
             let facts = base_facts(Builtin::Covers, &g, None, &Symbols::new(), &[]);
-            let by_m = IndexSpec {
-                rel: 0,
-                key: vec![0],
-                val: vec![1],
-                consts: Vec::new(),
-                eqs: Vec::new(),
-            };
-            let by_t = IndexSpec {
-                key: vec![1],
-                val: vec![0],
-                ..by_m.clone()
-            };
-            for spec in [by_m, by_t] {
+            for spec in [keyed_on(0), keyed_on(1)] {
                 let computed = ComputedIndex::new(spec.clone(), Computed::Covers, g.n);
                 let index = stored(&spec, &facts);
                 for (key, values) in &index {
@@ -279,14 +279,7 @@ mod tests {
 
     #[test]
     fn in_set_lookups_find_the_members_of_any_set() {
-        let by_set = IndexSpec {
-            rel: 0,
-            key: vec![1],
-            val: vec![0],
-            consts: Vec::new(),
-            eqs: Vec::new(),
-        };
-        let computed = ComputedIndex::new(by_set, Computed::InSet, 9);
+        let computed = ComputedIndex::new(keyed_on(1), Computed::InSet, 9);
         // Nine members, beyond the four of the stored sets; bit 0 and the
         // sign bit are no members.
         let set: Value = (1..=9).fold(1, |m, d| m | 1 << d) | i32::MIN;

@@ -5,7 +5,9 @@
 //! count over the state compared other than with `>=`/`>` are errors.
 
 use super::Checker;
+use super::safety::mark_vars;
 use crate::lang::ast::CmpOp;
+use crate::lang::ast::Span;
 use crate::lang::builtin::Builtin;
 use crate::lang::diag::Diagnostic;
 use crate::lang::program::{Arg, Expr, Literal, Rule, VarId, body_relations};
@@ -43,7 +45,60 @@ impl Checker<'_> {
     pub(super) fn check_monotone(&mut self, rules: &[Rule]) {
         for r in rules {
             self.check_monotone_body(&r.body);
-            self.check_grown_sets(&r.body);
+            self.check_grown_sets(&r.body, r.var_names.len());
+        }
+    }
+
+    /// `V = A - G` (or `-G`), G a set that grows over the state: V
+    /// shrinks as G grows, so a fact holding it says "within V" (true
+    /// forever of that V), but a rule that reads V concludes from numbers
+    /// not (yet) in G. Such a V may only be passed to the head: a read in
+    /// an atom already fails above (the atom binds V, and `=` compares),
+    /// this catches the reads inside a count's body.
+    fn check_shrinking_sets(
+        &mut self,
+        body: &[Literal],
+        vars: usize,
+        grown: &[VarId],
+        in_atoms: &[VarId],
+    ) {
+        fn subtracts(e: &Expr, grown: &[VarId], negated: bool) -> bool {
+            match e {
+                Expr::Var(v) => negated && grown.contains(v),
+                Expr::Const(_) => false,
+                Expr::Add(a, b) => subtracts(a, grown, negated) || subtracts(b, grown, negated),
+                Expr::Sub(a, b) => subtracts(a, grown, negated) || subtracts(b, grown, !negated),
+                Expr::Neg(a) => subtracts(a, grown, !negated),
+            }
+        }
+        let mut shrinking: Vec<(VarId, usize, Span)> = Vec::new();
+        for (i, lit) in body.iter().enumerate() {
+            if let Literal::Cmp(l, CmpOp::Eq, r, span) = lit {
+                for (a, b) in [(l, r), (r, l)] {
+                    if let Expr::Var(v) = a
+                        && !in_atoms.contains(v)
+                        && subtracts(b, grown, false)
+                    {
+                        shrinking.push((*v, i, *span));
+                    }
+                }
+            }
+        }
+        for (v, binding, span) in shrinking {
+            let mut seen = vec![false; vars];
+            for (i, lit) in body.iter().enumerate() {
+                if i != binding {
+                    mark_vars(lit, &mut seen, true);
+                }
+            }
+            let read = seen.get(v).copied().unwrap_or(false);
+            if read {
+                self.error(
+                    Diagnostic::new(span, "a set that shrinks as the solving state grows can only be passed to the head")
+                        .label("shrinks as the set it subtracts grows")
+                        .help("a fact may record it (\"the candidates lie within T\": true of that T forever), but reading it here concludes from numbers the growing set does not hold yet; read it from the fact in another rule, where it is a value like any other"),
+                );
+            }
         }
     }
 
@@ -52,7 +107,7 @@ impl Checker<'_> {
     /// use it as such (`in_set`, `covers`, an argument of its head, a sum
     /// with a disjoint set bound to a new variable), but a comparison with
     /// it (`M < F`, `M = T`) could stop holding as it grows.
-    fn check_grown_sets(&mut self, body: &[Literal]) {
+    fn check_grown_sets(&mut self, body: &[Literal], vars: usize) {
         let mut grown: Vec<VarId> = Vec::new();
         for lit in body {
             if let Literal::Count(agg) = lit
@@ -104,6 +159,7 @@ impl Checker<'_> {
                 break;
             }
         }
+        self.check_shrinking_sets(body, vars, &grown, &in_atoms);
         for lit in body {
             if let Literal::Cmp(l, op, r, span) = lit {
                 // `V = expr` that made V a grown set above.
@@ -227,6 +283,35 @@ mod tests {
             gone(C, T) :- cell(C), M = set E : { eliminated(C, E), E > 1 }, T = M + 2.
             .decl small(c: cell)
             small(C) :- cell(C), M = set D : { digit(D), D < 3 }, M < 8.",
+        );
+    }
+
+    #[test]
+    fn a_set_that_shrinks_goes_to_the_head_only() {
+        // `F - M`, M over the state, shrinks as M grows: a fact may record
+        // it ("within this set"), as the optional ALS rules do ...
+        passes(
+            ".decl within(c: cell, t: set)
+            within(C, T) :- cell(C), F = set D : { digit(D) },
+                M = set E : { eliminated(C, E) }, T = F - M.",
+        );
+        // ... but a rule that reads it concludes from what is not
+        // eliminated yet: in an atom, where the atom binds it and `=`
+        // compares ...
+        let rule = ".decl left(c: cell, d: digit)
+            left(C, D) :- cell(C), digit(D), F = set X : { digit(X) },
+                M = set E : { eliminated(C, E) }, T = F - M, in_set(D, T).";
+        assert_eq!(
+            errors(rule),
+            ["a comparison with a set that grows over the solving state is not monotone"]
+        );
+        // ... or in a count's body, where it stays bound by `=`.
+        let rule = ".decl left(c: cell)
+            left(C) :- cell(C), F = set X : { digit(X) }, M = set E : { eliminated(C, E) },
+                T = F - M, K = count : { in_set(D, T) }, K >= 1.";
+        assert_eq!(
+            errors(rule),
+            ["a set that shrinks as the solving state grows can only be passed to the head"]
         );
     }
 
