@@ -84,6 +84,7 @@ pub mod engine;
 pub mod grid;
 pub mod inspect;
 pub mod lang;
+pub mod picture;
 pub mod reglib;
 pub mod report;
 pub mod solve;

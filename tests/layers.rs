@@ -140,9 +140,22 @@ fn the_search_produces_data_not_text() {
 }
 
 #[test]
+fn the_pictures_draw_what_they_are_given() {
+    // What a step is, and what its pattern holds, is `inspect`'s to find;
+    // `picture` only draws a board and its marks, so that the pictures
+    // and the text cannot come from different data.
+    let others = all_but(&["grid", "picture"]);
+    let others: Vec<&str> = others.iter().map(String::as_str).collect();
+    assert_none(
+        "`picture` imports nothing of the crate but `grid`",
+        violations("picture", &others),
+    );
+}
+
+#[test]
 fn only_the_commands_know_the_command_line() {
     for layer in [
-        "grid", "lang", "engine", "solve", "report", "inspect", "reglib",
+        "grid", "lang", "engine", "solve", "report", "inspect", "reglib", "picture",
     ] {
         assert_none(
             &format!("`{layer}` does not import `cli`"),
@@ -157,7 +170,7 @@ fn only_the_commands_print() {
     // decide what reaches standard output and standard error.
     let printing = ["println!", "eprintln!", "print!(", "eprint!(", "dbg!("];
     for layer in [
-        "grid", "lang", "engine", "solve", "report", "inspect", "batch", "reglib",
+        "grid", "lang", "engine", "solve", "report", "inspect", "batch", "reglib", "picture",
     ] {
         let found: Vec<String> = violations(layer, &printing)
             .into_iter()

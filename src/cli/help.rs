@@ -99,6 +99,18 @@ Exit codes:
   1  some puzzle has no step: no technique applies, the state is impossible, or a limit stopped it
   2  invalid input: a bad puzzle or unreadable file, bad rules, an unknown technique, bad arguments";
 
+/// After `sudolog path --help`.
+pub const PATH: &str = "Examples:
+  sudolog path puzzle.txt                         the steps, one line each
+  sudolog path --svg steps/ puzzle.txt            and a picture of every step
+  sudolog path --html path.html puzzle.txt        a page that steps through them (open it from disk)
+  sudolog path --puzzle 3 --format json p.txt     every step's cells, digits and rule as JSON
+
+Exit codes:
+  0  every puzzle was solved
+  1  some puzzle was not: the rules stall (--logic-only), it has no solution, or a limit stopped it
+  2  invalid input: a bad puzzle or unreadable file, bad rules, a picture that cannot be written, bad arguments";
+
 /// After `sudolog reglib --help`.
 pub const REGLIB: &str = "Examples:
   sudolog reglib tests/data/hodoku/reglib.txt              the table per code and per technique

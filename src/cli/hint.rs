@@ -12,11 +12,16 @@ use crate::engine::Status;
 use crate::grid::{Geometry, Puzzle, PuzzleError, read_inputs};
 use crate::inspect::db::FactDb;
 use crate::inspect::explain::{self, NodeKind};
+use crate::inspect::firing::{Conclusion, Derived, Evaluators, firings};
+use crate::inspect::path::{self, PathStep};
 use crate::lang::value::cell_value;
+use crate::picture::svg;
 use crate::solve::{Hint, HintFact, Hinter, HinterError, Step};
 use clap::Args;
 use serde_json::{Value as Json, json};
+use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 /// Arguments of `hint`.
 #[derive(Args, Debug)]
@@ -34,6 +39,10 @@ pub struct HintArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: HintFormat,
+    /// Write a picture of each step into DIR (created if missing), one per
+    /// instance of the pattern: `puzzle1-hint1.svg`, ...
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
     /// The fact limit of each run of the rules.
     #[command(flatten)]
     pub facts: FactLimit,
@@ -73,13 +82,30 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
             return Ok(EXIT_INVALID);
         }
     };
+    if let Some(dir) = &args.svg
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        errorln!(
+            "{}: cannot create the picture folder: {e}; name a folder you can write to",
+            dir.display()
+        );
+        return Ok(EXIT_INVALID);
+    }
     let json = args.format == HintFormat::Json;
     let work = |i: usize, item: Result<Puzzle, PuzzleError>| match item {
-        Err(e) => (Found::Invalid, invalid(i, &e, json), None),
+        Err(e) => (Found::Invalid, invalid(i, &e, json), None, None),
         Ok(p) => {
             let n = p.geometry.n;
-            let (found, text) = render(i, &p, &hinter.hint(&p), json);
-            (found, text, Some(n))
+            let hint = hinter.hint(&p);
+            let (mut found, text) = render(i, &p, &hint, json);
+            let mut error = None;
+            if let (Some(dir), Hint::Step(step)) = (&args.svg, &hint)
+                && let Err(e) = write_pictures(step, dir, i)
+            {
+                found = Found::Invalid;
+                error = Some(e);
+            }
+            (found, text, Some(n), error)
         }
     };
     let wanted = args.puzzle.map(|n| n as usize - 1);
@@ -91,15 +117,23 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
     let mut outside = OutsideCells::new(&program);
     let mut out = io::stdout().lock();
     let (mut seen, mut worst) = (0, Found::Yes);
-    batch::for_each_ordered(inputs, args.batch.threads(), work, |(found, text, n)| {
-        progress.inc(1);
-        seen += 1;
-        worst = worst.max(found);
-        if let Some(n) = n {
-            outside.puzzle(n, &progress);
-        }
-        out.write_all(text.as_bytes())
-    })?;
+    batch::for_each_ordered(
+        inputs,
+        args.batch.threads(),
+        work,
+        |(found, text, n, error)| {
+            progress.inc(1);
+            if let Some(e) = error {
+                errorln!("{e}");
+            }
+            seen += 1;
+            worst = worst.max(found);
+            if let Some(n) = n {
+                outside.puzzle(n, &progress);
+            }
+            out.write_all(text.as_bytes())
+        },
+    )?;
     progress.finish_and_clear();
     if let Some(n) = args.puzzle
         && seen == 0
@@ -233,6 +267,44 @@ fn render(i: usize, p: &Puzzle, hint: &Hint, json: bool) -> (Found, String) {
         text.push_str(&format!("{:<width$}  {}\n", f.notation, f.words));
     }
     (found, text)
+}
+
+/// Writes a picture of each instance of the step's pattern (the step's
+/// facts split as `path` splits a technique's firing) into `dir`.
+fn write_pictures(step: &Step, dir: &Path, i: usize) -> Result<(), String> {
+    let program = step.solve.engine().program();
+    let db = FactDb::new(program, &step.solve);
+    let g = db.geometry;
+    let mut batches: BTreeMap<(u32, usize), Vec<Derived>> = BTreeMap::new();
+    for f in &step.facts {
+        let rel = if f.placed {
+            step.relations.0
+        } else {
+            step.relations.1
+        };
+        batches.entry((f.step, f.rule)).or_default().push(Derived {
+            rel,
+            values: vec![cell_value(f.cell / g.n, f.cell % g.n), i32::from(f.digit)],
+            conclusion: Conclusion {
+                placed: f.placed,
+                cell: f.cell,
+                digit: f.digit,
+            },
+        });
+    }
+    let mut evs = Evaluators::new(&db);
+    let mut k = 0;
+    for ((at, rule), facts) in batches {
+        for firing in firings(&mut evs, rule, at, &facts) {
+            k += 1;
+            let step = PathStep::Firing(firing);
+            let svg = svg::render(&path::board_before(&db, at), &path::marks(&db, &step));
+            let file = dir.join(format!("puzzle{}-hint{k}.svg", i + 1));
+            std::fs::write(&file, svg)
+                .map_err(|e| format!("{}: cannot write the picture: {e}", file.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// A fact of a step with its words.

@@ -7,13 +7,15 @@ use crate::inspect::db::{Fact, FactDb};
 use crate::inspect::eval::Evaluator;
 use crate::inspect::explain;
 use crate::inspect::export::{Table, TableFormat};
+use crate::inspect::path;
 use crate::lang::check::check_query;
 use crate::lang::program::{Arg, Builtin, Literal, RelId, cell_value};
 use crate::lang::value::Type;
+use crate::picture::svg;
 use crate::solve::{Mode, UNIQUENESS_BRANCHES, Uniqueness, Verdict, solve_keeping, uniqueness};
 use clap::{Args, ValueEnum};
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Which puzzle to inspect and how to solve it.
 #[derive(Args, Debug, Clone)]
@@ -115,6 +117,10 @@ pub struct ExplainArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: ExplainFormat,
+    /// Also draw the step that concluded the fact (a placement or an
+    /// elimination) as a picture, into FILE (SVG).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 /// Loads the rules, reads the puzzle, solves it, and hands the fact
@@ -479,6 +485,12 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
                 }
             }
         }
+        if let Some(file) = &args.svg
+            && let Err(e) = write_step_picture(db, &targets, file)
+        {
+            errorln!("{e}");
+            return Ok(EXIT_INVALID);
+        }
         let trees: Vec<explain::Node> = targets
             .iter()
             .map(|(rel, values)| explain::explain(db, *rel, values, args.depth))
@@ -504,4 +516,38 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
         }
         Ok(if unknown { EXIT_UNSOLVED } else { EXIT_OK })
     })
+}
+
+/// Draws the step that concluded the one placement or elimination of
+/// `targets` into `file`.
+fn write_step_picture(
+    db: &FactDb,
+    targets: &[(RelId, Vec<i32>)],
+    file: &Path,
+) -> Result<(), String> {
+    let [(rel, values)] = targets else {
+        return Err(
+            "--svg draws the step of one fact, and this cell has several: name one, such as 'eliminated(r5c3, 4)'"
+                .to_string(),
+        );
+    };
+    let placed = *rel == db.program.builtin(Builtin::Placed);
+    if !placed && *rel != db.program.builtin(Builtin::Eliminated) {
+        return Err(format!(
+            "--svg draws the step of a placement or an elimination, and {} is neither",
+            db.show_fact(*rel, values)
+        ));
+    }
+    let Some(step) = path::step_of(db, placed, values) else {
+        return Err(format!(
+            "{} was concluded by no step to draw: it is a given, the input's, or not a fact of this solve",
+            db.show_fact(*rel, values)
+        ));
+    };
+    let svg = svg::render(
+        &path::board_before(db, step.step()),
+        &path::marks(db, &step),
+    );
+    std::fs::write(file, svg)
+        .map_err(|e| format!("{}: cannot write the picture: {e}", file.display()))
 }

@@ -38,6 +38,7 @@ mod hint;
 mod inspect;
 mod interrupt;
 mod outside;
+mod path;
 mod progress;
 mod reglib;
 mod rules;
@@ -104,6 +105,11 @@ pub enum Command {
     /// elimination it makes.
     #[command(after_help = help::HINT)]
     Hint(hint::HintArgs),
+    /// The solution path: one line per step a person would take (each
+    /// firing of a technique, each guess), with a picture of every step
+    /// (`--svg DIR`) and a page that steps through them (`--html FILE`).
+    #[command(after_help = help::PATH)]
+    Path(path::PathArgs),
     /// Run HoDoKu's regression library against the rules: per code, the
     /// cases each technique passes, fails, or does not cover.
     #[command(after_help = help::REGLIB)]
@@ -159,6 +165,7 @@ pub fn main() -> i32 {
         Command::Grade(args) => grade::grade_command(&args),
         Command::VerifyRules(args) => verify::verify_rules(&args),
         Command::Hint(args) => hint::hint_command(&args),
+        Command::Path(args) => path::path_command(&args),
         Command::Reglib(args) => reglib::reglib_command(&args),
         Command::Query(args) => inspect::query(&args),
         Command::Explain(args) => inspect::explain_command(&args),
@@ -183,6 +190,7 @@ fn stdin_named_twice(command: &Command) -> bool {
         Command::Solve(a) => a.files.iter().map(String::as_str).collect(),
         Command::Grade(a) => a.files.iter().map(String::as_str).collect(),
         Command::Hint(a) => a.files.iter().map(String::as_str).collect(),
+        Command::Path(a) => a.files.iter().map(String::as_str).collect(),
         Command::VerifyRules(a) => std::iter::once(a.against.as_str())
             .chain(a.solutions.as_deref())
             .collect(),

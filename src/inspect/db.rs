@@ -6,7 +6,7 @@ use crate::engine::{FactOrigin, Guess, Solve};
 use crate::grid::Geometry;
 use crate::lang::program::{Builtin, Program, RelId, Value, cell_value};
 use crate::lang::value::Type;
-use crate::lang::value::cell_name;
+use crate::lang::value::{cell_coords, cell_name};
 use rustc_hash::FxHashMap;
 
 /// One fact: its values and where it came from.
@@ -58,6 +58,11 @@ impl RelFacts {
             .into_iter()
             .flatten()
             .map(|&i| &self.facts[i])
+    }
+
+    /// How many facts have `v` as their first column.
+    pub fn count_first(&self, v: Value) -> usize {
+        self.by_first.get(&v).map_or(0, Vec::len)
     }
 
     /// The fact with exactly these values.
@@ -227,6 +232,56 @@ impl<'p> FactDb<'p> {
             .iter()
             .filter(|guess| self.guess_step(guess).is_some_and(|s| s <= step))
             .count()
+    }
+
+    /// A cell value's row-major index in this grid (`None` outside it).
+    pub fn cell_index(&self, cell: Value) -> Option<usize> {
+        let n = self.geometry.n;
+        let (r, c) = cell_coords(cell);
+        (r < n && c < n).then_some(r * n + c)
+    }
+
+    /// The cells of a unit, row-major.
+    pub fn unit_cells(&self, unit: Value) -> Vec<usize> {
+        let in_unit = &self.relations[self.program.builtin(Builtin::InUnit)];
+        let mut cells: Vec<usize> = in_unit
+            .facts
+            .iter()
+            .filter(|f| f.values[1] == unit)
+            .filter_map(|f| self.cell_index(f.values[0]))
+            .collect();
+        cells.sort_unstable();
+        cells
+    }
+
+    /// Each cell's box (a jigsaw's region), row-major: where thick borders
+    /// run.
+    pub fn regions(&self) -> Vec<usize> {
+        let g = self.geometry;
+        let mut regions: Vec<usize> = (0..g.cell_count()).map(|c| g.box_of(c)).collect();
+        for f in &self.relations[self.program.builtin(Builtin::Box)].facts {
+            if let Some(i) = self.cell_index(f.values[0]) {
+                regions[i] = f.values[1] as usize;
+            }
+        }
+        regions
+    }
+
+    /// The units other than rows, columns and boxes (a variant's diagonals
+    /// or windows, a killer's cages), as cell lists.
+    pub fn extra_units(&self) -> Vec<Vec<usize>> {
+        let kinds = &self.relations[self.program.builtin(Builtin::UnitKind)];
+        kinds
+            .facts
+            .iter()
+            .filter(|f| {
+                !matches!(
+                    self.show(Type::Symbol, f.values[1]).as_str(),
+                    "row" | "col" | "box"
+                )
+            })
+            .map(|f| self.unit_cells(f.values[0]))
+            .collect()
     }
 
     /// The step at which a guess of the branch was placed.

@@ -63,7 +63,10 @@ impl<'a, 'p> Evaluator<'a, 'p> {
             used: Vec::new(),
             counted: Vec::new(),
         };
-        self.search(&lits, &mut state, &mut out, limit);
+        // Which literals the search has taken: marked and unmarked in
+        // place, so that no level of the search copies the body.
+        let mut done = vec![false; lits.len()];
+        self.search(&lits, &mut done, &mut state, &mut out, limit);
         out
     }
 
@@ -118,6 +121,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
     fn search(
         &self,
         lits: &[&Literal],
+        done: &mut [bool],
         st: &mut Match,
         out: &mut Vec<Match>,
         limit: usize,
@@ -125,23 +129,35 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         if out.len() >= limit {
             return false;
         }
-        if lits.is_empty() {
+        if done.iter().all(|d| *d) {
             out.push(st.clone());
             return out.len() < limit;
         }
+        // A count that only tests a bound waits for the atoms: they bind
+        // and filter for a lookup each, where a count evaluates a body.
+        let atoms_left = lits
+            .iter()
+            .zip(done.iter())
+            .any(|(l, d)| !*d && matches!(l, Literal::Atom(_)));
         // Filters first, as soon as they can be decided.
         for (i, lit) in lits.iter().enumerate() {
-            let rest = || {
-                let mut r: Vec<&Literal> = lits.to_vec();
-                r.remove(i);
-                r
+            if done[i] || (atoms_left && Self::only_tests(lit, lits, done)) {
+                continue;
+            }
+            // The search goes on without literal `i`, which is put back
+            // afterwards.
+            let mut rest = |this: &Self, st: &mut Match, out: &mut Vec<Match>| {
+                done[i] = true;
+                let go = this.search(lits, done, st, out, limit);
+                done[i] = false;
+                go
             };
             match lit {
                 Literal::Cmp(a, op, b, _) => {
                     match (Self::eval(a, &st.values), Self::eval(b, &st.values)) {
                         (Some(x), Some(y)) => {
                             return if op.holds(x, y) {
-                                self.search(&rest(), st, out, limit)
+                                rest(self, st, out)
                             } else {
                                 true
                             };
@@ -156,7 +172,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                             };
                             if let Some(v) = var {
                                 st.values[v] = Some(y);
-                                let go = self.search(&rest(), st, out, limit);
+                                let go = rest(self, st, out);
                                 st.values[v] = None;
                                 return go;
                             }
@@ -170,7 +186,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                     if self.exists(a, &st.values) {
                         return true;
                     }
-                    return self.search(&rest(), st, out, limit);
+                    return rest(self, st, out);
                 }
                 Literal::Count(agg)
                     if agg.value.is_some_and(|v| st.values[v].is_none())
@@ -185,7 +201,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                     };
                     st.values[v] = Some(value);
                     st.counted.push(facts);
-                    let go = self.search(&rest(), st, out, limit);
+                    let go = rest(self, st, out);
                     st.counted.pop();
                     st.values[v] = None;
                     return go;
@@ -211,37 +227,29 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                         return true;
                     }
                     st.counted.push(facts);
-                    let go = self.search(&rest(), st, out, limit);
+                    let go = rest(self, st, out);
                     st.counted.pop();
                     return go;
                 }
                 _ => {}
             }
         }
-        // Then the positive atom with the most bound arguments.
+        // Then the positive atom with the fewest facts to try: a check of
+        // bound values first, then a lookup by a bound first value, then
+        // the smallest relation.
         let next = lits
             .iter()
             .enumerate()
+            .filter(|(i, _)| !done[*i])
             .filter_map(|(i, l)| match l {
                 Literal::Atom(a) => Some((i, a)),
                 _ => None,
             })
-            .max_by_key(|(_, a)| {
-                a.args
-                    .iter()
-                    .filter(|x| match x {
-                        Arg::Var(v) => st.values[*v].is_some(),
-                        Arg::Const(_) => true,
-                        Arg::Wild | Arg::Cmp(..) => false,
-                    })
-                    .count()
-            });
+            .min_by_key(|(_, a)| self.facts_to_try(a, &st.values));
         let Some((i, atom)) = next else {
             // Only undecidable filters are left: no match.
             return true;
         };
-        let mut rest: Vec<&Literal> = lits.to_vec();
-        rest.remove(i);
         let rel = self.facts(atom.rel);
         let first_bound = match atom.args.first() {
             Some(Arg::Var(v)) => st.values[*v],
@@ -264,7 +272,9 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                 .all(|(arg, v)| Self::unify(arg, *v, &mut st.values, &mut bound_now));
             if ok {
                 st.used.push((atom.rel, fact.values.clone()));
-                let go = self.search(&rest, st, out, limit);
+                done[i] = true;
+                let go = self.search(lits, done, st, out, limit);
+                done[i] = false;
                 st.used.pop();
                 if !go {
                     for v in bound_now {
@@ -280,6 +290,42 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         true
     }
 
+    /// How many facts an atom would try next: none to choose from when
+    /// every argument is bound (a check), those with its first value
+    /// when that is bound, else all.
+    fn facts_to_try(&self, a: &Atom, values: &[Option<Value>]) -> usize {
+        let bound = |x: &Arg| match x {
+            Arg::Var(v) => values[*v],
+            Arg::Const(c) => Some(*c),
+            Arg::Wild | Arg::Cmp(..) => None,
+        };
+        if a.args
+            .iter()
+            .all(|x| bound(x).is_some() || matches!(x, Arg::Wild))
+        {
+            return 0;
+        }
+        let rel = self.facts(a.rel);
+        match a.args.first().and_then(bound) {
+            Some(v) => rel.count_first(v),
+            None => rel.facts.len(),
+        }
+    }
+
+    /// Whether a literal is a count that only tests a bound: its value
+    /// is no variable a remaining atom reads.
+    fn only_tests(lit: &Literal, lits: &[&Literal], done: &[bool]) -> bool {
+        let Literal::Count(agg) = lit else {
+            return false;
+        };
+        let Some(value) = agg.value else {
+            return true;
+        };
+        !lits.iter().zip(done).any(|(l, d)| {
+            !*d && matches!(l, Literal::Atom(a) if a.args.iter().any(|x| x.var() == Some(value)))
+        })
+    }
+
     fn exists(&self, a: &Atom, values: &[Option<Value>]) -> bool {
         let matches = |arg: &Arg, v: Value| match arg {
             Arg::Var(x) => values[*x] == Some(v),
@@ -287,7 +333,18 @@ impl<'a, 'p> Evaluator<'a, 'p> {
             Arg::Wild => true,
             Arg::Cmp(op, x) => values[*x].is_some_and(|b| op.holds(v, b)),
         };
-        self.facts(a.rel).facts.iter().any(|f| {
+        let rel = self.facts(a.rel);
+        let first = match a.args.first() {
+            Some(Arg::Var(x)) => values[*x],
+            Some(Arg::Const(c)) => Some(*c),
+            _ => None,
+        };
+        // Look only at the facts with the same first value when it is known.
+        let candidates: Box<dyn Iterator<Item = &Fact>> = match first {
+            Some(v) => Box::new(rel.with_first(v)),
+            None => Box::new(rel.facts.iter()),
+        };
+        candidates.into_iter().any(|f| {
             self.visible(f)
                 && a.args
                     .iter()

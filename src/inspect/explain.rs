@@ -276,7 +276,7 @@ pub fn guesses_json(db: &FactDb, depth: usize) -> Json {
 
 /// A rule's comment with its variables (whole words) replaced by their
 /// values: "every other digit is eliminated from r5c3".
-fn fill_in(
+pub(super) fn fill_in(
     db: &FactDb,
     doc: &str,
     names: &[String],

@@ -5,6 +5,8 @@ pub mod db;
 pub mod eval;
 pub mod explain;
 pub mod export;
+pub mod firing;
+pub mod path;
 pub mod sqlite;
 pub mod trace;
 pub mod verify;

@@ -1,0 +1,371 @@
+//! The solution path: the steps a solve took on its solution's branch, one
+//! per firing of a technique (`Hidden single: r5c3=4 (box4)`), with the
+//! guesses where the search had to guess, in the order the trace logs
+//! them. The grid's own rules (tier 0: a placed digit leaves its peers)
+//! are no steps of their own: they follow from each placement, as in
+//! every solving guide.
+//!
+//! Each step carries what its picture needs ([`board_before`],
+//! [`marks`]), so the text and the pictures come from the same data.
+
+use super::db::FactDb;
+use super::explain::describe_guess;
+use super::firing::{Conclusion, Derived, Evaluators, Firing, firings};
+use crate::engine::Guess;
+use crate::grid::Geometry;
+use crate::lang::program::{Builtin, Value};
+use crate::lang::value::Type;
+use crate::picture::{Board, Marks};
+use itertools::Itertools;
+use serde_json::{Value as Json, json};
+
+/// One step of the path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathStep {
+    /// A technique fired once.
+    Firing(Firing),
+    /// The search guessed.
+    Guess(GuessStep),
+}
+
+/// A guess of the solution's branch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GuessStep {
+    /// The fixpoint step it was placed at.
+    pub step: u32,
+    /// The cell, row-major.
+    pub cell: usize,
+    /// The digit placed.
+    pub digit: u8,
+    /// The candidates it was chosen from.
+    pub options: Vec<u8>,
+    /// The guess in words, with what became of the other candidates.
+    pub words: String,
+}
+
+impl PathStep {
+    /// The fixpoint step.
+    pub fn step(&self) -> u32 {
+        match self {
+            PathStep::Firing(f) => f.step,
+            PathStep::Guess(g) => g.step,
+        }
+    }
+}
+
+/// The path of a solve's branch, as `db` holds it: every firing of a
+/// technique above the grid's own rules that placed or eliminated, and
+/// every guess, in step order.
+pub fn solution_path(db: &FactDb) -> Vec<PathStep> {
+    let facts = derived(db, |rule, _| {
+        db.program.rules.get(rule).is_some_and(|r| r.tier > 0)
+    });
+    let mut evs = Evaluators::new(db);
+    let mut steps: Vec<PathStep> = Vec::new();
+    for ((step, rule), batch) in &facts.into_iter().chunk_by(|(s, r, _)| (*s, *r)) {
+        let batch: Vec<Derived> = batch.map(|(_, _, d)| d).collect();
+        steps.extend(
+            firings(&mut evs, rule, step, &batch)
+                .into_iter()
+                .map(PathStep::Firing),
+        );
+    }
+    for guess in &db.guesses {
+        if let Some(step) = guess_step(db, guess) {
+            steps.push(step);
+        }
+    }
+    // A guess comes before what the rules derive from it.
+    steps.sort_by_key(|s| (s.step(), matches!(s, PathStep::Firing(_))));
+    steps
+}
+
+/// The step that concluded one placement or elimination (a rule's firing,
+/// the grid's own rules included, or a guess); `None` for a given, an
+/// input's fact, or a fact that is no conclusion.
+pub fn step_of(db: &FactDb, placed: bool, values: &[Value]) -> Option<PathStep> {
+    let rel = if placed {
+        db.program.builtin(Builtin::Placed)
+    } else {
+        db.program.builtin(Builtin::Eliminated)
+    };
+    let fact = db.relations[rel].find(values)?;
+    let origin = fact.origin?;
+    let given = db.program.builtin(Builtin::Given);
+    if placed && db.relations[given].find(values).is_some() {
+        return None;
+    }
+    let wanted = conclusion(db, placed, values)?;
+    if origin.is_guess() {
+        let guess = db
+            .guesses
+            .iter()
+            .find(|g| g.cell == wanted.cell && g.digit == wanted.digit)?;
+        return guess_step(db, guess);
+    }
+    if origin.is_unruled() {
+        return None;
+    }
+    let batch: Vec<Derived> = derived(db, |rule, step| {
+        rule == origin.rule as usize && step == origin.step
+    })
+    .into_iter()
+    .map(|(_, _, d)| d)
+    .collect();
+    let mut evs = Evaluators::new(db);
+    firings(&mut evs, origin.rule as usize, origin.step, &batch)
+        .into_iter()
+        .find(|f| f.conclusions.contains(&wanted))
+        .map(PathStep::Firing)
+}
+
+/// The placements and eliminations some rule derived, for which `keep`
+/// (of the rule and the step) holds, in the order of the trace: step, rule,
+/// relation, values.
+fn derived(db: &FactDb, keep: impl Fn(usize, u32) -> bool) -> Vec<(u32, usize, Derived)> {
+    let placed = db.program.builtin(Builtin::Placed);
+    let eliminated = db.program.builtin(Builtin::Eliminated);
+    let mut facts: Vec<(u32, usize, Derived)> = Vec::new();
+    for rel in [placed, eliminated] {
+        for fact in &db.relations[rel].facts {
+            let Some(origin) = fact.origin.filter(|o| !o.is_unruled()) else {
+                continue;
+            };
+            let rule = origin.rule as usize;
+            if !keep(rule, origin.step) {
+                continue;
+            }
+            let Some(conclusion) = conclusion(db, rel == placed, &fact.values) else {
+                continue;
+            };
+            facts.push((
+                origin.step,
+                rule,
+                Derived {
+                    rel,
+                    values: fact.values.clone(),
+                    conclusion,
+                },
+            ));
+        }
+    }
+    facts.sort_by(|a, b| (a.0, a.1, a.2.rel, &a.2.values).cmp(&(b.0, b.1, b.2.rel, &b.2.values)));
+    facts
+}
+
+/// A guess of the branch as a step.
+fn guess_step(db: &FactDb, guess: &Guess) -> Option<PathStep> {
+    Some(PathStep::Guess(GuessStep {
+        step: db.guess_step(guess)?,
+        cell: guess.cell,
+        digit: guess.digit,
+        options: guess.options.clone(),
+        words: describe_guess(db, guess),
+    }))
+}
+
+/// A `placed`/`eliminated` fact (or a hint's copy of one) as a conclusion.
+pub fn conclusion(db: &FactDb, placed: bool, values: &[Value]) -> Option<Conclusion> {
+    let cell = db.cell_index(*values.first()?)?;
+    let digit = u8::try_from(*values.get(1)?).ok()?;
+    Some(Conclusion {
+        placed,
+        cell,
+        digit,
+    })
+}
+
+/// A step's line in the usual notation: `Hidden single: r5c3=4 (box4)`,
+/// `Fish: r1c3,r4c3<>3 (row2, row7)`, `Guess r1c5=6 (from {2,6})`.
+pub fn line(db: &FactDb, step: &PathStep) -> String {
+    let g = db.geometry;
+    match step {
+        PathStep::Guess(guess) => format!(
+            "Guess {}={} (from {})",
+            g.cell_name(guess.cell),
+            g.digit_symbol(guess.digit),
+            g.digit_set_text(&guess.options)
+        ),
+        PathStep::Firing(f) => {
+            let mut text = format!("{}: {}", f.label, notation(g, &f.conclusions));
+            let place = where_text(db, f);
+            if !place.is_empty() {
+                text.push_str(&format!(" ({place})"));
+            }
+            text
+        }
+    }
+}
+
+/// Conclusions as people write them: placements `r5c3=4`, eliminations
+/// grouped by digit, `r1c2,r5c8<>6`, and digits that leave the same cells
+/// together, `r2c9,r3c9<>49` (a digit is one symbol in every size).
+pub fn notation(g: Geometry, conclusions: &[Conclusion]) -> String {
+    let mut parts: Vec<String> = conclusions
+        .iter()
+        .filter(|c| c.placed)
+        .map(|c| format!("{}={}", g.cell_name(c.cell), g.digit_symbol(c.digit)))
+        .collect();
+    let by_digit = conclusions
+        .iter()
+        .filter(|c| !c.placed)
+        .sorted_by_key(|c| (c.digit, c.cell))
+        .chunk_by(|c| c.digit);
+    let mut by_cells: Vec<(Vec<usize>, String)> = Vec::new();
+    for (digit, cs) in &by_digit {
+        let cells: Vec<usize> = cs.map(|c| c.cell).collect();
+        match by_cells.iter_mut().find(|(other, _)| *other == cells) {
+            Some((_, digits)) => digits.push(g.digit_symbol(digit)),
+            None => by_cells.push((cells, g.digit_symbol(digit).to_string())),
+        }
+    }
+    for (cells, digits) in by_cells {
+        let names = cells.iter().map(|&c| g.cell_name(c)).join(",");
+        parts.push(format!("{names}<>{digits}"));
+    }
+    parts.join(", ")
+}
+
+/// Where the pattern is: its units, then the cells it names besides those
+/// it concludes about (a naked pair's two cells, a chain's nodes).
+fn where_text(db: &FactDb, f: &Firing) -> String {
+    let units = f
+        .pattern
+        .units
+        .iter()
+        .map(|u| db.show(Type::Unit, *u))
+        .join(", ");
+    let concluded: Vec<usize> = f.conclusions.iter().map(|c| c.cell).collect();
+    let cells = f
+        .pattern
+        .cells
+        .iter()
+        .filter(|c| !concluded.contains(c))
+        .map(|c| db.geometry.cell_name(*c))
+        .join(", ");
+    match (units.is_empty(), cells.is_empty()) {
+        (_, true) => units,
+        (true, false) => cells,
+        (false, false) => format!("{units}: {cells}"),
+    }
+}
+
+/// The grid as it stood before `step`: givens, digits placed since, and
+/// the candidates of the open cells.
+pub fn board_before(db: &FactDb, step: u32) -> Board {
+    let g = db.geometry;
+    let cells = g.cell_count();
+    let mut givens = vec![0u8; cells];
+    let mut placed = vec![0u8; cells];
+    let mut candidates = vec![0u32; cells];
+    let digit = |v: Value| u8::try_from(v).unwrap_or(0);
+    for f in &db.relations[db.program.builtin(Builtin::Given)].facts {
+        if let Some(i) = db.cell_index(f.values[0]) {
+            givens[i] = digit(f.values[1]);
+        }
+    }
+    for f in &db.relations[db.program.builtin(Builtin::Placed)].facts {
+        if let Some(i) = db.cell_index(f.values[0])
+            && f.step() < step
+            && givens[i] == 0
+        {
+            placed[i] = digit(f.values[1]);
+        }
+    }
+    for f in db.candidate_facts(step.saturating_sub(1)) {
+        if let Some(i) = db.cell_index(f.values[0])
+            && givens[i] == 0
+            && placed[i] == 0
+        {
+            candidates[i] |= 1 << f.values[1];
+        }
+    }
+    Board {
+        geometry: g,
+        regions: db.regions(),
+        extra_units: db.extra_units(),
+        givens,
+        placed,
+        candidates,
+    }
+}
+
+/// What a step adds to its board, with its line as the caption.
+pub fn marks(db: &FactDb, step: &PathStep) -> Marks {
+    let caption = line(db, step);
+    match step {
+        PathStep::Guess(guess) => Marks {
+            cells: vec![guess.cell],
+            placements: vec![(guess.cell, guess.digit)],
+            caption,
+            ..Marks::default()
+        },
+        PathStep::Firing(f) => Marks {
+            units: f.pattern.units.iter().map(|u| db.unit_cells(*u)).collect(),
+            cells: f.pattern.cells.clone(),
+            candidates: f.pattern.candidates.clone(),
+            links: f.pattern.links.clone(),
+            weak_links: f.pattern.weak_links.clone(),
+            eliminations: f
+                .conclusions
+                .iter()
+                .filter(|c| !c.placed)
+                .map(|c| (c.cell, c.digit))
+                .collect(),
+            placements: f
+                .conclusions
+                .iter()
+                .filter(|c| c.placed)
+                .map(|c| (c.cell, c.digit))
+                .collect(),
+            caption,
+        },
+    }
+}
+
+/// A step as JSON: its line, kind, rule, words, conclusions and pattern.
+pub fn step_json(db: &FactDb, number: usize, step: &PathStep) -> Json {
+    let g = db.geometry;
+    let cand = |(c, d): &(usize, u8)| json!({"cell": g.cell_name(*c), "digit": g.digit_symbol(*d).to_string()});
+    let list = |cs: &[Conclusion], placed: bool| -> Vec<Json> {
+        cs.iter()
+            .filter(|c| c.placed == placed)
+            .map(|c| cand(&(c.cell, c.digit)))
+            .collect()
+    };
+    match step {
+        PathStep::Guess(guess) => json!({
+            "number": number,
+            "step": guess.step,
+            "kind": "guess",
+            "line": line(db, step),
+            "words": guess.words,
+            "placements": [cand(&(guess.cell, guess.digit))],
+            "eliminations": [],
+            "options": guess.options.iter().map(|d| g.digit_symbol(*d).to_string()).collect::<Vec<_>>(),
+        }),
+        PathStep::Firing(f) => {
+            let rule = &db.program.rules[f.rule];
+            json!({
+                "number": number,
+                "step": f.step,
+                "kind": "rule",
+                "line": line(db, step),
+                "technique": rule.technique,
+                "name": f.label,
+                "rule": rule.name,
+                "tier": rule.tier,
+                "words": f.words,
+                "placements": list(&f.conclusions, true),
+                "eliminations": list(&f.conclusions, false),
+                "pattern": {
+                    "units": f.pattern.units.iter().map(|u| db.show(Type::Unit, *u)).collect::<Vec<_>>(),
+                    "cells": f.pattern.cells.iter().map(|c| g.cell_name(*c)).collect::<Vec<_>>(),
+                    "candidates": f.pattern.candidates.iter().map(cand).collect::<Vec<_>>(),
+                    "links": f.pattern.links.iter().map(|(a, b)| json!([cand(a), cand(b)])).collect::<Vec<_>>(),
+                    "weak_links": f.pattern.weak_links.iter().map(|(a, b)| json!([cand(a), cand(b)])).collect::<Vec<_>>(),
+                },
+            })
+        }
+    }
+}
