@@ -325,3 +325,50 @@ fn path_reports_bad_input_and_unwritable_pictures_and_goes_on() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot create the picture folder"));
 }
+
+#[test]
+fn path_writes_a_chain_in_eurekas_notation() {
+    let out = success_stdout(&["path", "tests/data/path/nice_loop.txt"], None);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[2],
+        " 2. AIC: r2c5,r2c6<>9 ((9)r1c5=(9)r1c8-(6)r1c8=(6)r1c4-(7)r1c4=(7)r2c4-(7)r2c3=(9)r2c3)"
+    );
+    // The JSON holds the same chain as strong and weak links.
+    let out = success_stdout(
+        &["path", "--format", "json", "tests/data/path/nice_loop.txt"],
+        None,
+    );
+    let value: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON line");
+    let pattern = &value["steps"][1]["pattern"];
+    let pairs = |key: &str| -> BTreeSet<String> {
+        pattern[key]
+            .as_array()
+            .expect("links")
+            .iter()
+            .map(|l| {
+                let end = |c: &serde_json::Value| {
+                    format!(
+                        "{}/{}",
+                        c["cell"].as_str().unwrap_or(""),
+                        c["digit"].as_str().unwrap_or("")
+                    )
+                };
+                format!("{} {}", end(&l[0]), end(&l[1]))
+            })
+            .collect()
+    };
+    let strong: BTreeSet<String> = [
+        "r1c5/9 r1c8/9",
+        "r1c4/6 r1c8/6",
+        "r1c4/7 r2c4/7",
+        "r2c3/7 r2c3/9",
+    ]
+    .map(String::from)
+    .into();
+    let weak: BTreeSet<String> = ["r1c8/6 r1c8/9", "r1c4/6 r1c4/7", "r2c3/7 r2c4/7"]
+        .map(String::from)
+        .into();
+    assert_eq!(pairs("links"), strong);
+    assert_eq!(pairs("weak_links"), weak);
+}

@@ -10,7 +10,7 @@
 
 use super::db::FactDb;
 use super::explain::describe_guess;
-use super::firing::{Conclusion, Derived, Evaluators, Firing, firings};
+use super::firing::{Candidate, Conclusion, Derived, Evaluators, Firing, Pattern, firings};
 use crate::engine::Guess;
 use crate::grid::Geometry;
 use crate::lang::program::{Builtin, Value};
@@ -226,9 +226,14 @@ pub fn notation(g: Geometry, conclusions: &[Conclusion]) -> String {
     parts.join(", ")
 }
 
-/// Where the pattern is: its units, then the cells it names besides those
-/// it concludes about (a naked pair's two cells, a chain's nodes).
+/// Where the pattern is: a chain in Eureka's notation when its links make
+/// one (`(9)r1c5=(9)r1c8-(6)r1c8=(6)r1c4`, `=` a strong link and `-` a
+/// weak one); else its units, then the cells it names besides those it
+/// concludes about (a naked pair's two cells).
 fn where_text(db: &FactDb, f: &Firing) -> String {
+    if let Some(chain) = chain_text(db.geometry, &f.pattern) {
+        return chain;
+    }
     let units = f
         .pattern
         .units
@@ -248,6 +253,56 @@ fn where_text(db: &FactDb, f: &Firing) -> String {
         (true, false) => cells,
         (false, false) => format!("{units}: {cells}"),
     }
+}
+
+/// The pattern's links as one chain, if they make one: every node on at
+/// most two links, strong and weak alternating, from one end to the other.
+fn chain_text(g: Geometry, pattern: &Pattern) -> Option<String> {
+    let edges: Vec<(Candidate, Candidate, bool)> = pattern
+        .links
+        .iter()
+        .map(|&(a, b)| (a, b, true))
+        .chain(pattern.weak_links.iter().map(|&(a, b)| (a, b, false)))
+        .collect();
+    if edges.len() < 2 {
+        return None;
+    }
+    let links_of = |node: Candidate| -> Vec<usize> {
+        (0..edges.len())
+            .filter(|&i| edges[i].0 == node || edges[i].1 == node)
+            .collect()
+    };
+    let nodes: Vec<Candidate> = edges
+        .iter()
+        .flat_map(|&(a, b, _)| [a, b])
+        .unique()
+        .collect();
+    if nodes.iter().any(|&n| links_of(n).len() > 2) {
+        return None;
+    }
+    // An end: a node on one link (a loop has none: start anywhere).
+    let start = nodes
+        .iter()
+        .copied()
+        .find(|&n| links_of(n).len() == 1)
+        .unwrap_or(nodes[0]);
+    let show =
+        |(cell, digit): Candidate| format!("({}){}", g.digit_symbol(digit), g.cell_name(cell));
+    let mut text = show(start);
+    let (mut at, mut used) = (start, vec![false; edges.len()]);
+    let mut last_strong = None;
+    while let Some(i) = links_of(at).into_iter().find(|&i| !used[i]) {
+        used[i] = true;
+        let (a, b, strong) = edges[i];
+        if last_strong == Some(strong) {
+            return None;
+        }
+        last_strong = Some(strong);
+        at = if a == at { b } else { a };
+        text.push(if strong { '=' } else { '-' });
+        text.push_str(&show(at));
+    }
+    used.iter().all(|u| *u).then_some(text)
 }
 
 /// The grid as it stood before `step`: givens, digits placed since, and
