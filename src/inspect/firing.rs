@@ -149,10 +149,14 @@ pub fn firings(evs: &mut Evaluators, rule_id: usize, step: u32, facts: &[Derived
             .zip(facts)
             .map(|(ms, f)| ms.first().map(|m| shared_facts(db, rule, m, &f.values)))
             .collect();
+        let mut sharing: FxHashMap<&Vec<FactRef>, usize> = FxHashMap::default();
+        for k in first_keys.iter().flatten() {
+            *sharing.entry(k).or_default() += 1;
+        }
         for i in 0..facts.len() {
             let alone = first_keys[i]
                 .as_ref()
-                .is_none_or(|k| first_keys.iter().filter(|o| o.as_ref() == Some(k)).count() == 1);
+                .is_none_or(|k| sharing.get(k) == Some(&1));
             if alone {
                 found[i] = evs.derivations(rule, &facts[i].values, step, DERIVATIONS_WEIGHED);
             }
@@ -161,13 +165,15 @@ pub fn firings(evs: &mut Evaluators, rule_id: usize, step: u32, facts: &[Derived
     // Each derivation's key: the changing facts it read. The keys that
     // derive the most facts become firings, largest first.
     let mut keys: Vec<Vec<FactRef>> = Vec::new();
+    let mut key_index: FxHashMap<Vec<FactRef>, usize> = FxHashMap::default();
     let mut derives: Vec<Vec<(usize, usize)>> = Vec::new();
     for (i, matches) in found.iter().enumerate() {
         for (j, m) in matches.iter().enumerate() {
             let key = shared_facts(db, rule, m, &facts[i].values);
-            match keys.iter().position(|k| *k == key) {
-                Some(at) => derives[at].push((i, j)),
+            match key_index.get(&key) {
+                Some(&at) => derives[at].push((i, j)),
                 None => {
+                    key_index.insert(key.clone(), keys.len());
                     keys.push(key);
                     derives.push(vec![(i, j)]);
                 }

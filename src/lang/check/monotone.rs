@@ -45,7 +45,7 @@ impl Checker<'_> {
     pub(super) fn check_monotone(&mut self, rules: &[Rule]) {
         for r in rules {
             self.check_monotone_body(&r.body);
-            self.check_grown_sets(&r.body, r.var_names.len());
+            self.check_grown_sets(&r.body, &r.head, r.var_names.len());
         }
     }
 
@@ -107,7 +107,7 @@ impl Checker<'_> {
     /// use it as such (`in_set`, `covers`, an argument of its head, a sum
     /// with a disjoint set bound to a new variable), but a comparison with
     /// it (`M < F`, `M = T`) could stop holding as it grows.
-    fn check_grown_sets(&mut self, body: &[Literal], vars: usize) {
+    fn check_grown_sets(&mut self, body: &[Literal], head: &[Expr], vars: usize) {
         let mut grown: Vec<VarId> = Vec::new();
         for lit in body {
             if let Literal::Count(agg) = lit
@@ -160,6 +160,7 @@ impl Checker<'_> {
             }
         }
         self.check_shrinking_sets(body, vars, &grown, &in_atoms);
+        self.check_counts_of_grown_sets(body, head, vars, &grown);
         for lit in body {
             if let Literal::Cmp(l, op, r, span) = lit {
                 // `V = expr` that made V a grown set above.
@@ -176,6 +177,99 @@ impl Checker<'_> {
                             .help("a set over `placed`/`eliminated` says which values hold at least, and grows: conclude from `in_set(X, S)` or `covers(S, T)`, or, to skip work that is already decided, write a guard (`unless ...`)"),
                     );
                 }
+            }
+        }
+    }
+
+    /// A count of a growing set's members (`K = count : { in_set(X, M) }`)
+    /// grows with it: "at least K" stays true. Compared otherwise (`K = J -
+    /// 1`, `K < 3`) it says how big the set is now, which is true of that
+    /// set only: the head must record the set (itself, or a value bound
+    /// from it, as the optional ALS rules record `T = F - H`), or the fact
+    /// would outlive what it read.
+    fn check_counts_of_grown_sets(
+        &mut self,
+        body: &[Literal],
+        head: &[Expr],
+        vars: usize,
+        grown: &[VarId],
+    ) {
+        let reads = |e: &Expr, of: &[VarId]| {
+            let mut vs = Vec::new();
+            e.vars(&mut vs);
+            vs.iter().any(|v| of.contains(v))
+        };
+        let mut recorded: Vec<VarId> = Vec::new();
+        for e in head {
+            e.vars(&mut recorded);
+        }
+        loop {
+            let before = recorded.len();
+            for lit in body {
+                if let Literal::Cmp(l, CmpOp::Eq, r, _) = lit {
+                    for (a, b) in [(l, r), (r, l)] {
+                        if matches!(a, Expr::Var(v) if recorded.contains(v)) {
+                            let mut vs = Vec::new();
+                            b.vars(&mut vs);
+                            recorded.extend(
+                                vs.into_iter()
+                                    .filter(|v| !recorded.contains(v))
+                                    .collect::<Vec<_>>(),
+                            );
+                        }
+                    }
+                }
+            }
+            if recorded.len() == before {
+                break;
+            }
+        }
+        let mut counts: Vec<VarId> = Vec::new();
+        for lit in body {
+            let Literal::Count(agg) = lit else { continue };
+            if agg.elem.is_some() {
+                continue;
+            }
+            let mut seen = vec![false; vars];
+            for l in &agg.body {
+                mark_vars(l, &mut seen, true);
+            }
+            let unrecorded = grown
+                .iter()
+                .any(|v| seen.get(*v).copied().unwrap_or(false) && !recorded.contains(v));
+            if !unrecorded {
+                continue;
+            }
+            match agg.value {
+                Some(k) => counts.push(k),
+                None if !matches!(agg.op, CmpOp::Ge | CmpOp::Gt) => self.error(
+                    Diagnostic::new(agg.span, "a count over a set that grows over the solving state is compared as if the set were final")
+                        .label("the set can grow and the count with it")
+                        .help("count its members as a threshold (`count : { in_set(X, M) } >= k`), or record the set in the head so that the fact is about that set"),
+                ),
+                None => {}
+            }
+        }
+        if counts.is_empty() {
+            return;
+        }
+        for lit in body {
+            let Literal::Cmp(l, op, r, span) = lit else {
+                continue;
+            };
+            let lower_bound = match (l, op, r) {
+                (Expr::Var(k), CmpOp::Ge | CmpOp::Gt, e)
+                | (e, CmpOp::Le | CmpOp::Lt, Expr::Var(k)) => {
+                    counts.contains(k) && !reads(e, &counts)
+                }
+                _ => false,
+            };
+            if !lower_bound && (reads(l, &counts) || reads(r, &counts)) {
+                self.error(
+                    Diagnostic::new(*span, "a count over a set that grows over the solving state is compared as if the set were final")
+                        .label("the set can grow and the count with it")
+                        .help("compare it as a lower bound (`K >= k`), or record the set in the head so that the fact is about that set"),
+                );
             }
         }
     }
@@ -312,6 +406,29 @@ mod tests {
         assert_eq!(
             errors(rule),
             ["a set that shrinks as the solving state grows can only be passed to the head"]
+        );
+    }
+
+    #[test]
+    fn a_count_over_a_growing_set_is_a_lower_bound_unless_the_head_records_the_set() {
+        let message = "a count over a set that grows over the solving state is compared as if the set were final";
+        // "Fewer than three digits are gone" can stop holding.
+        let rule = ".decl few(c: cell)
+            few(C) :- cell(C), M = set E : { eliminated(C, E) }, K = count : { in_set(X, M) }, K < 3.";
+        assert_eq!(errors(rule), [message]);
+        let rule = ".decl few(c: cell)
+            few(C) :- cell(C), M = set E : { eliminated(C, E) }, count : { in_set(X, M) } < 3.";
+        assert_eq!(errors(rule), [message]);
+        // "At least three" stays true; so does "exactly three" of a set the
+        // fact records, directly or through a value bound from it.
+        passes(
+            ".decl many(c: cell)
+            many(C) :- cell(C), M = set E : { eliminated(C, E) }, K = count : { in_set(X, M) }, K >= 3.
+            .decl three(c: cell, m: set)
+            three(C, M) :- cell(C), M = set E : { eliminated(C, E) }, K = count : { in_set(X, M) }, K = 3.
+            .decl rest(c: cell, t: set)
+            rest(C, T) :- cell(C), F = set D : { digit(D) }, M = set E : { eliminated(C, E) },
+                K = count : { in_set(X, M) }, K = 3, T = F - M.",
         );
     }
 
