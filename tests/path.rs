@@ -327,6 +327,57 @@ fn path_reports_bad_input_and_unwritable_pictures_and_goes_on() {
 }
 
 #[test]
+fn path_numbers_a_puzzle_by_its_place_in_the_input_and_says_where_the_rules_stall() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let svg = dir.path().join("steps");
+    let out = success_stdout(
+        &[
+            "path",
+            "--puzzle",
+            "2",
+            "--svg",
+            svg.to_str().expect("utf-8"),
+            ESSAY,
+        ],
+        None,
+    );
+    assert!(
+        out.starts_with("# puzzle 2 (tests/data/essay.txt:2): solved"),
+        "{out}"
+    );
+    assert!(svg.join("puzzle2-step001.svg").exists());
+    // The locked candidates and naked subsets of the README's example.
+    assert!(
+        out.contains("\n13. Locked candidate: r4c5,r4c6<>1 (box5, row6)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n18. Naked subset: r2c9,r3c9<>49 (col9: r1c9, r6c9)\n"),
+        "{out}"
+    );
+    // Without guessing, singles alone stall on it: exit code 1, and the
+    // header says so.
+    let out = run(
+        &[
+            "path",
+            "--logic-only",
+            "--max-tier",
+            "1",
+            "--puzzle",
+            "2",
+            ESSAY,
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("# puzzle 2 (") && text.contains("the rules stall"),
+        "{text}"
+    );
+}
+
+#[test]
 fn path_writes_a_chain_in_eurekas_notation() {
     let out = success_stdout(&["path", "tests/data/path/nice_loop.txt"], None);
     let lines: Vec<&str> = out.lines().collect();
@@ -371,4 +422,22 @@ fn path_writes_a_chain_in_eurekas_notation() {
         .into();
     assert_eq!(pairs("links"), strong);
     assert_eq!(pairs("weak_links"), weak);
+    // The picture draws the weak links dashed, the strong ones solid.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let svg = dir.path().join("steps");
+    success_stdout(
+        &[
+            "path",
+            "--svg",
+            svg.to_str().expect("utf-8"),
+            "tests/data/path/nice_loop.txt",
+        ],
+        None,
+    );
+    let picture = std::fs::read_to_string(svg.join("puzzle1-step002.svg")).expect("a picture");
+    assert_eq!(
+        picture.matches("stroke-dasharray").count(),
+        1,
+        "one group of weak links"
+    );
 }

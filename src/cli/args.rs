@@ -5,6 +5,7 @@
 use super::progress;
 use crate::batch;
 use crate::engine::DEFAULT_FACT_LIMIT;
+use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::solve::{Mode, SearchOptions};
 use clap::Args;
 use std::time::Duration;
@@ -81,4 +82,17 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
         return Err("the timeout must be a positive number of seconds".into());
     }
     Ok(Duration::from_secs_f64(secs.min(1e9)))
+}
+
+/// The puzzles of the input files, each with its place in the input
+/// (0-based), or only the one `--puzzle N` names (1-based): a report
+/// numbers a puzzle by its place in the input, whichever are chosen.
+pub fn chosen_puzzles(
+    files: &[String],
+    puzzle: Option<u64>,
+) -> impl Iterator<Item = (usize, Result<Puzzle, PuzzleError>)> {
+    let wanted = puzzle.map(|n| n as usize - 1);
+    read_inputs(files)
+        .enumerate()
+        .filter(move |(i, _)| wanted.is_none_or(|w| *i == w))
 }

@@ -5,21 +5,20 @@
 
 use super::outside::OutsideCells;
 use super::{
-    BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, FactLimit, RuleArgs, load_program, stderr,
+    BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, FactLimit, RuleArgs, chosen_puzzles,
+    load_program, stderr,
 };
 use crate::batch;
 use crate::engine::Status;
-use crate::grid::{Geometry, Puzzle, PuzzleError, read_inputs};
+use crate::grid::{Geometry, Puzzle, PuzzleError};
 use crate::inspect::db::FactDb;
 use crate::inspect::explain::{self, NodeKind};
-use crate::inspect::firing::{Conclusion, Derived, Evaluators, firings};
+use crate::inspect::firing::{Conclusion, Derived};
 use crate::inspect::path::{self, PathStep};
 use crate::lang::value::cell_value;
-use crate::picture::svg;
 use crate::solve::{Hint, HintFact, Hinter, HinterError, Step};
 use clap::Args;
 use serde_json::{Value as Json, json};
-use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -92,7 +91,7 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
         return Ok(EXIT_INVALID);
     }
     let json = args.format == HintFormat::Json;
-    let work = |i: usize, item: Result<Puzzle, PuzzleError>| match item {
+    let work = |_, (i, item): (usize, Result<Puzzle, PuzzleError>)| match item {
         Err(e) => (Found::Invalid, invalid(i, &e, json), None, None),
         Ok(p) => {
             let n = p.geometry.n;
@@ -108,11 +107,7 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
             (found, text, Some(n), error)
         }
     };
-    let wanted = args.puzzle.map(|n| n as usize - 1);
-    let inputs = read_inputs(&args.files)
-        .enumerate()
-        .filter(|(i, _)| wanted.is_none_or(|w| *i == w))
-        .map(|(_, p)| p);
+    let inputs = chosen_puzzles(&args.files, args.puzzle);
     let progress = args.batch.progress("puzzles");
     let mut outside = OutsideCells::new(&program);
     let mut out = io::stdout().lock();
@@ -275,34 +270,36 @@ fn write_pictures(step: &Step, dir: &Path, i: usize) -> Result<(), String> {
     let program = step.solve.engine().program();
     let db = FactDb::new(program, &step.solve);
     let g = db.geometry;
-    let mut batches: BTreeMap<(u32, usize), Vec<Derived>> = BTreeMap::new();
-    for f in &step.facts {
-        let rel = if f.placed {
-            step.relations.0
-        } else {
-            step.relations.1
-        };
-        batches.entry((f.step, f.rule)).or_default().push(Derived {
-            rel,
-            values: vec![cell_value(f.cell / g.n, f.cell % g.n), i32::from(f.digit)],
-            conclusion: Conclusion {
+    let facts: Vec<(u32, usize, Derived)> = step
+        .facts
+        .iter()
+        .map(|f| {
+            let rel = if f.placed {
+                step.relations.0
+            } else {
+                step.relations.1
+            };
+            let values = vec![cell_value(f.cell / g.n, f.cell % g.n), i32::from(f.digit)];
+            let conclusion = Conclusion {
                 placed: f.placed,
                 cell: f.cell,
                 digit: f.digit,
-            },
-        });
-    }
-    let mut evs = Evaluators::new(&db);
-    let mut k = 0;
-    for ((at, rule), facts) in batches {
-        for firing in firings(&mut evs, rule, at, &facts) {
-            k += 1;
-            let step = PathStep::Firing(firing);
-            let svg = svg::render(&path::board_before(&db, at), &path::marks(&db, &step));
-            let file = dir.join(format!("puzzle{}-hint{k}.svg", i + 1));
-            std::fs::write(&file, svg)
-                .map_err(|e| format!("{}: cannot write the picture: {e}", file.display()))?;
-        }
+            };
+            (
+                f.step,
+                f.rule,
+                Derived {
+                    rel,
+                    values,
+                    conclusion,
+                },
+            )
+        })
+        .collect();
+    for (k, firing) in path::split(&db, facts).into_iter().enumerate() {
+        let file = dir.join(format!("puzzle{}-hint{}.svg", i + 1, k + 1));
+        std::fs::write(&file, path::picture(&db, &PathStep::Firing(firing)))
+            .map_err(|e| format!("{}: cannot write the picture: {e}", file.display()))?;
     }
     Ok(())
 }

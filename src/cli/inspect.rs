@@ -11,7 +11,6 @@ use crate::inspect::path;
 use crate::lang::check::check_query;
 use crate::lang::program::{Arg, Builtin, Literal, RelId, cell_value};
 use crate::lang::value::Type;
-use crate::picture::svg;
 use crate::solve::{Mode, UNIQUENESS_BRANCHES, Uniqueness, Verdict, solve_keeping, uniqueness};
 use clap::{Args, ValueEnum};
 use std::io::{self, Write};
@@ -544,10 +543,6 @@ fn write_step_picture(
             db.show_fact(*rel, values)
         ));
     };
-    let svg = svg::render(
-        &path::board_before(db, step.step()),
-        &path::marks(db, &step),
-    );
-    std::fs::write(file, svg)
+    std::fs::write(file, path::picture(db, &step))
         .map_err(|e| format!("{}: cannot write the picture: {e}", file.display()))
 }

@@ -5,14 +5,13 @@
 
 use super::outside::OutsideCells;
 use super::rules::load_engine;
-use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, Limits, RuleArgs};
+use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, Limits, RuleArgs, chosen_puzzles};
 use crate::batch;
 use crate::engine::Engine;
-use crate::grid::{Puzzle, PuzzleError, read_inputs};
+use crate::grid::{Puzzle, PuzzleError};
 use crate::inspect::db::FactDb;
 use crate::inspect::path::{self, PathStep};
 use crate::picture::html::{PageStep, page};
-use crate::picture::{Board, Marks, svg};
 use crate::solve::{Mode, SearchOptions, Verdict, solve_keeping};
 use clap::{Args, ValueEnum};
 use serde_json::json;
@@ -95,7 +94,7 @@ pub fn path_command(args: &PathArgs) -> io::Result<i32> {
         html: args.html.as_deref(),
         single: args.puzzle.is_some(),
     };
-    let work = |i: usize, item: Result<Puzzle, PuzzleError>| match item {
+    let work = |_, (i, item): (usize, Result<Puzzle, PuzzleError>)| match item {
         Err(e) => Done {
             found: Found::Invalid,
             text: invalid(i, &e, settings.json),
@@ -104,11 +103,7 @@ pub fn path_command(args: &PathArgs) -> io::Result<i32> {
         },
         Ok(p) => settings.puzzle(i, &p),
     };
-    let wanted = args.puzzle.map(|n| n as usize - 1);
-    let inputs = read_inputs(&args.files)
-        .enumerate()
-        .filter(|(i, _)| wanted.is_none_or(|w| *i == w))
-        .map(|(_, p)| p);
+    let inputs = chosen_puzzles(&args.files, args.puzzle);
     let progress = args.batch.progress("puzzles");
     let mut outside = OutsideCells::new(engine.program());
     let mut out = io::stdout().lock();
@@ -193,6 +188,19 @@ impl Settings<'_> {
             Found::No
         };
         let Some(state) = kept else {
+            // A page says so too, rather than being missing.
+            let mut errors = Vec::new();
+            if let Some(file) = self.html {
+                let file = page_file(file, i, self.single);
+                let title = format!(
+                    "sudolog path: puzzle {} ({source}): {}",
+                    i + 1,
+                    status(&verdict)
+                );
+                if let Err(e) = std::fs::write(&file, page(&title, &[])) {
+                    errors.push(format!("{}: cannot write the page: {e}", file.display()));
+                }
+            }
             let text = if self.json {
                 format!(
                     "{}\n",
@@ -206,9 +214,13 @@ impl Settings<'_> {
                 )
             };
             return Done {
-                found,
+                found: if errors.is_empty() {
+                    found
+                } else {
+                    Found::Invalid
+                },
                 text,
-                errors: Vec::new(),
+                errors,
                 n: Some(p.geometry.n),
             };
         };
@@ -216,10 +228,7 @@ impl Settings<'_> {
         let steps = path::solution_path(&db);
         let mut errors = Vec::new();
         if self.svg.is_some() || self.html.is_some() {
-            let pictures: Vec<String> = steps
-                .iter()
-                .map(|s| picture(&path::board_before(&db, s.step()), &path::marks(&db, s)))
-                .collect();
+            let pictures: Vec<String> = steps.iter().map(|s| path::picture(&db, s)).collect();
             if let Some(dir) = self.svg {
                 for (k, svg) in pictures.iter().enumerate() {
                     let file = dir.join(format!("puzzle{}-step{:03}.svg", i + 1, k + 1));
@@ -286,11 +295,6 @@ impl Settings<'_> {
     }
 }
 
-/// A step's picture.
-pub(super) fn picture(board: &Board, marks: &Marks) -> String {
-    svg::render(board, marks)
-}
-
 /// The page of puzzle `i`: FILE for the first (or the only one asked
 /// for), `NAME-2.html` and on for the others.
 fn page_file(file: &Path, i: usize, single: bool) -> PathBuf {
@@ -311,7 +315,10 @@ fn status(verdict: &Verdict) -> String {
     match verdict {
         Verdict::Solved => "solved".to_string(),
         Verdict::Stalled => "the rules stall (no guessing)".to_string(),
-        Verdict::NoSolution => "no solution (the steps up to the rules' contradiction)".to_string(),
+        Verdict::NoSolution => {
+            "no solution (every branch ends in a contradiction); the steps before any guess"
+                .to_string()
+        }
         Verdict::Contradiction => "the rules reach a contradiction: no solution".to_string(),
         Verdict::BranchLimit => "stopped by the branch limit".to_string(),
         Verdict::Timeout => "stopped by the time limit".to_string(),

@@ -268,10 +268,12 @@ impl<'p> FactDb<'p> {
     }
 
     /// The units other than rows, columns and boxes (a variant's diagonals
-    /// or windows, a killer's cages), as cell lists.
+    /// or windows, a killer's cages), as cell lists; none when together
+    /// they cover every cell (disjoint groups), where shading them would
+    /// shade the whole grid.
     pub fn extra_units(&self) -> Vec<Vec<usize>> {
         let kinds = &self.relations[self.program.builtin(Builtin::UnitKind)];
-        kinds
+        let units: Vec<Vec<usize>> = kinds
             .facts
             .iter()
             .filter(|f| {
@@ -281,7 +283,15 @@ impl<'p> FactDb<'p> {
                 )
             })
             .map(|f| self.unit_cells(f.values[0]))
-            .collect()
+            .collect();
+        let mut covered = vec![false; self.geometry.cell_count()];
+        for &cell in units.iter().flatten() {
+            covered[cell] = true;
+        }
+        if covered.iter().all(|c| *c) {
+            return Vec::new();
+        }
+        units
     }
 
     /// The step at which a guess of the branch was placed.

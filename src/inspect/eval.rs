@@ -133,15 +133,16 @@ impl<'a, 'p> Evaluator<'a, 'p> {
             out.push(st.clone());
             return out.len() < limit;
         }
-        // A count that only tests a bound waits for the atoms: they bind
-        // and filter for a lookup each, where a count evaluates a body.
+        // A count waits for the atoms unless one of them reads its value:
+        // they bind and filter for a lookup each, where a count evaluates
+        // a body.
         let atoms_left = lits
             .iter()
             .zip(done.iter())
             .any(|(l, d)| !*d && matches!(l, Literal::Atom(_)));
         // Filters first, as soon as they can be decided.
         for (i, lit) in lits.iter().enumerate() {
-            if done[i] || (atoms_left && Self::only_tests(lit, lits, done)) {
+            if done[i] || (atoms_left && Self::can_wait(lit, lits, done)) {
                 continue;
             }
             // The search goes on without literal `i`, which is put back
@@ -312,9 +313,10 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         }
     }
 
-    /// Whether a literal is a count that only tests a bound: its value
-    /// is no variable a remaining atom reads.
-    fn only_tests(lit: &Literal, lits: &[&Literal], done: &[bool]) -> bool {
+    /// Whether a literal is a count that can wait for the atoms: a
+    /// threshold, or a count whose value no remaining atom reads (a later
+    /// comparison or the head does).
+    fn can_wait(lit: &Literal, lits: &[&Literal], done: &[bool]) -> bool {
         let Literal::Count(agg) = lit else {
             return false;
         };

@@ -72,7 +72,8 @@ pub struct Firing {
     pub label: String,
     /// Its placements, then its eliminations, each by cell and digit.
     pub conclusions: Vec<Conclusion>,
-    /// The rule's comment filled in for its first conclusion.
+    /// The rule's comment filled in for the firing's first fact in the
+    /// order the rule derived them (its conclusions are then sorted).
     pub words: String,
     /// What the pattern is made of.
     pub pattern: Pattern,
@@ -414,12 +415,8 @@ impl<'a, 'p> Gather<'a, 'p> {
         }
     }
 
-    fn index(&self, cell: Value) -> Option<usize> {
-        self.db.cell_index(cell)
-    }
-
     fn cell(&mut self, cell: Value, near: bool) {
-        if let Some(i) = self.index(cell) {
+        if let Some(i) = self.db.cell_index(cell) {
             if !self.pattern.cells.contains(&i) {
                 self.pattern.cells.push(i);
             }
@@ -466,7 +463,7 @@ impl<'a, 'p> Gather<'a, 'p> {
             match t {
                 Type::Cell => {
                     self.cell(values[i], near);
-                    let Some(cell) = self.index(values[i]) else {
+                    let Some(cell) = self.db.cell_index(values[i]) else {
                         continue;
                     };
                     let own: Vec<u8> = (i + 1..values.len())

@@ -15,7 +15,7 @@ use crate::engine::Guess;
 use crate::grid::Geometry;
 use crate::lang::program::{Builtin, Value};
 use crate::lang::value::Type;
-use crate::picture::{Board, Marks};
+use crate::picture::{Board, Marks, svg};
 use itertools::Itertools;
 use serde_json::{Value as Json, json};
 
@@ -60,16 +60,7 @@ pub fn solution_path(db: &FactDb) -> Vec<PathStep> {
     let facts = derived(db, |rule, _| {
         db.program.rules.get(rule).is_some_and(|r| r.tier > 0)
     });
-    let mut evs = Evaluators::new(db);
-    let mut steps: Vec<PathStep> = Vec::new();
-    for ((step, rule), batch) in &facts.into_iter().chunk_by(|(s, r, _)| (*s, *r)) {
-        let batch: Vec<Derived> = batch.map(|(_, _, d)| d).collect();
-        steps.extend(
-            firings(&mut evs, rule, step, &batch)
-                .into_iter()
-                .map(PathStep::Firing),
-        );
-    }
+    let mut steps: Vec<PathStep> = split(db, facts).into_iter().map(PathStep::Firing).collect();
     for guess in &db.guesses {
         if let Some(step) = guess_step(db, guess) {
             steps.push(step);
@@ -151,6 +142,24 @@ fn derived(db: &FactDb, keep: impl Fn(usize, u32) -> bool) -> Vec<(u32, usize, D
     }
     facts.sort_by(|a, b| (a.0, a.1, a.2.rel, &a.2.values).cmp(&(b.0, b.1, b.2.rel, &b.2.values)));
     facts
+}
+
+/// Rules' facts, each with its step and rule, split into firings: per
+/// step and rule in that order, then as [`firings`] splits them.
+pub fn split(db: &FactDb, mut facts: Vec<(u32, usize, Derived)>) -> Vec<Firing> {
+    facts.sort_by(|a, b| (a.0, a.1, a.2.rel, &a.2.values).cmp(&(b.0, b.1, b.2.rel, &b.2.values)));
+    let mut evs = Evaluators::new(db);
+    let mut out = Vec::new();
+    for ((step, rule), batch) in &facts.into_iter().chunk_by(|(s, r, _)| (*s, *r)) {
+        let batch: Vec<Derived> = batch.map(|(_, _, d)| d).collect();
+        out.extend(firings(&mut evs, rule, step, &batch));
+    }
+    out
+}
+
+/// A step's picture: the board before it, with its marks.
+pub fn picture(db: &FactDb, step: &PathStep) -> String {
+    svg::render(&board_before(db, step.step()), &marks(db, step))
 }
 
 /// A guess of the branch as a step.
@@ -422,5 +431,72 @@ pub fn step_json(db: &FactDb, number: usize, step: &PathStep) -> Json {
                 },
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gone(cell: usize, digit: u8) -> Conclusion {
+        Conclusion {
+            placed: false,
+            cell,
+            digit,
+        }
+    }
+
+    #[test]
+    fn notation_writes_placements_then_eliminations_by_their_cells() {
+        let g = Geometry::from_side(9).expect("9x9");
+        let placed = Conclusion {
+            placed: true,
+            cell: 40,
+            digit: 4,
+        };
+        // 4 and 9 leave the same two cells: written together; 2 leaves one.
+        let cs = [
+            gone(17, 9),
+            gone(8, 4),
+            placed,
+            gone(8, 9),
+            gone(17, 4),
+            gone(8, 2),
+        ];
+        assert_eq!(notation(g, &cs), "r5c5=4, r1c9<>2, r1c9,r2c9<>49");
+    }
+
+    #[test]
+    fn links_make_a_chain_only_when_they_alternate_along_one_line() {
+        let g = Geometry::from_side(9).expect("9x9");
+        let pattern =
+            |links: Vec<(Candidate, Candidate)>, weak: Vec<(Candidate, Candidate)>| Pattern {
+                links,
+                weak_links: weak,
+                ..Pattern::default()
+            };
+        // (1)r1c1=(1)r1c2-(1)r2c2=(1)r2c3
+        let chain = pattern(
+            vec![((0, 1), (1, 1)), ((10, 1), (11, 1))],
+            vec![((1, 1), (10, 1))],
+        );
+        assert_eq!(
+            chain_text(g, &chain).as_deref(),
+            Some("(1)r1c1=(1)r1c2-(1)r2c2=(1)r2c3")
+        );
+        // Two strong links in a row do not alternate.
+        let strong = pattern(vec![((0, 1), (1, 1)), ((1, 1), (10, 1))], vec![]);
+        assert_eq!(chain_text(g, &strong), None);
+        // A node on three links is no line.
+        let star = pattern(
+            vec![((0, 1), (1, 1)), ((0, 1), (2, 1))],
+            vec![((0, 1), (3, 1))],
+        );
+        assert_eq!(chain_text(g, &star), None);
+        // One link is no chain.
+        assert_eq!(
+            chain_text(g, &pattern(vec![((0, 1), (1, 1))], vec![])),
+            None
+        );
     }
 }
