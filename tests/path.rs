@@ -381,6 +381,12 @@ fn path_numbers_a_puzzle_by_its_place_in_the_input_and_says_where_the_rules_stal
 fn path_writes_a_chain_in_eurekas_notation() {
     let out = success_stdout(&["path", "tests/data/path/nice_loop.txt"], None);
     let lines: Vec<&str> = out.lines().collect();
+    // A chain's derivation reads `end(C, Z)` facts, each derived from some
+    // strong link that ends there: no part of this chain.
+    assert_eq!(
+        lines[1],
+        " 1. AIC: r3c8<>5 ((6)r3c8=(6)r1c8-(9)r1c8=(9)r1c5-(9)r3c5=(5)r3c5)"
+    );
     assert_eq!(
         lines[2],
         " 2. AIC: r2c5,r2c6<>9 ((9)r1c5=(9)r1c8-(6)r1c8=(6)r1c4-(7)r1c4=(7)r2c4-(7)r2c3=(9)r2c3)"

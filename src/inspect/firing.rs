@@ -482,7 +482,16 @@ impl<'a, 'p> Gather<'a, 'p> {
                 self.pattern.candidates.push(*c);
             }
         }
-        let (link_below, pairs) = self.below(evs, fact);
+        // Inside a derivation, a fact that is just a candidate (a cell and
+        // a digit) marks a node worth a look (a chain's `end(C, Z)`); why
+        // it is (its own derivation: any link that ends there) is no part
+        // of this pattern.
+        let node = types.len() == 2 && types.contains(&Type::Cell) && types.contains(&Type::Digit);
+        let (link_below, pairs) = if !near && node {
+            (false, Vec::new())
+        } else {
+            self.below(evs, fact)
+        };
         let pair = (candidates.len() == 2 && candidates[0] != candidates[1])
             .then(|| ordered(candidates[0], candidates[1]));
         if let Some((p, q)) = pair {
