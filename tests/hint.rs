@@ -117,6 +117,32 @@ fn a_hint_words_each_fact_in_its_rule() {
         1,
         "--puzzle 1 only: {text}"
     );
+    // Another puzzle keeps its number in the input, in the header, the
+    // JSON and the pictures' names.
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let svg = dir.path().join("hints");
+    let out = run(
+        &[
+            "hint",
+            "--puzzle",
+            "3",
+            "--svg",
+            svg.to_str().expect("utf-8"),
+            ESSAY,
+        ],
+        None,
+    );
+    let text = success_stdout(out, "hint");
+    assert!(
+        text.starts_with("# puzzle 3 (tests/data/essay.txt:3): "),
+        "{text}"
+    );
+    assert!(
+        svg.join("puzzle3-hint1.svg").exists(),
+        "the picture is named for puzzle 3"
+    );
+    let json = hints(ESSAY, &["--puzzle", "3"]);
+    assert_eq!(json[0]["index"], 3);
 }
 
 #[test]
