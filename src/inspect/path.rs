@@ -97,22 +97,17 @@ pub fn step_of(db: &FactDb, placed: bool, values: &[Value]) -> Option<PathStep> 
     if origin.is_unruled() {
         return None;
     }
-    let batch: Vec<Derived> = derived(db, |rule, step| {
+    let batch = derived(db, |rule, step| {
         rule == origin.rule as usize && step == origin.step
-    })
-    .into_iter()
-    .map(|(_, _, d)| d)
-    .collect();
-    let mut evs = Evaluators::new(db);
-    firings(&mut evs, origin.rule as usize, origin.step, &batch)
+    });
+    split(db, batch)
         .into_iter()
         .find(|f| f.conclusions.contains(&wanted))
         .map(PathStep::Firing)
 }
 
 /// The placements and eliminations some rule derived, for which `keep`
-/// (of the rule and the step) holds, in the order of the trace: step, rule,
-/// relation, values.
+/// (of the rule and the step) holds, each with its step and rule.
 fn derived(db: &FactDb, keep: impl Fn(usize, u32) -> bool) -> Vec<(u32, usize, Derived)> {
     let placed = db.program.builtin(Builtin::Placed);
     let eliminated = db.program.builtin(Builtin::Eliminated);
@@ -140,12 +135,12 @@ fn derived(db: &FactDb, keep: impl Fn(usize, u32) -> bool) -> Vec<(u32, usize, D
             ));
         }
     }
-    facts.sort_by(|a, b| (a.0, a.1, a.2.rel, &a.2.values).cmp(&(b.0, b.1, b.2.rel, &b.2.values)));
     facts
 }
 
 /// Rules' facts, each with its step and rule, split into firings: per
-/// step and rule in that order, then as [`firings`] splits them.
+/// step and rule, in the trace's order (step, rule, relation, values),
+/// then as [`firings`] splits them.
 pub fn split(db: &FactDb, mut facts: Vec<(u32, usize, Derived)>) -> Vec<Firing> {
     facts.sort_by(|a, b| (a.0, a.1, a.2.rel, &a.2.values).cmp(&(b.0, b.1, b.2.rel, &b.2.values)));
     let mut evs = Evaluators::new(db);
