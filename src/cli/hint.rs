@@ -4,10 +4,8 @@
 //! the rule's words. The hint itself is `solve::Hinter`.
 
 use super::outside::OutsideCells;
-use super::{
-    BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, FactLimit, RuleArgs, chosen_puzzles,
-    load_program, stderr,
-};
+use super::per_puzzle::{Found, invalid};
+use super::{BatchArgs, EXIT_INVALID, FactLimit, RuleArgs, chosen_puzzles, load_program, stderr};
 use crate::batch;
 use crate::engine::Status;
 use crate::grid::{Geometry, Puzzle, PuzzleError};
@@ -138,35 +136,7 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
         );
         return Ok(EXIT_INVALID);
     }
-    Ok(match worst {
-        Found::Yes => EXIT_OK,
-        Found::No => EXIT_UNSOLVED,
-        Found::Invalid => EXIT_INVALID,
-    })
-}
-
-/// What a puzzle's hint came to, worst last (the exit code follows the
-/// worst of the run).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Found {
-    /// A step, or a full grid.
-    Yes,
-    /// Stuck, impossible, or stopped by a limit.
-    No,
-    /// The puzzle did not read.
-    Invalid,
-}
-
-/// A puzzle that did not read.
-fn invalid(i: usize, e: &PuzzleError, json: bool) -> String {
-    if json {
-        format!(
-            "{}\n",
-            json!({"index": i + 1, "status": "invalid", "error": e.to_string()})
-        )
-    } else {
-        format!("invalid: puzzle {}: {e}\n", i + 1)
-    }
+    Ok(worst.exit_code())
 }
 
 /// One puzzle's hint as text or a JSON line, and whether a step was found

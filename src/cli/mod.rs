@@ -39,6 +39,7 @@ mod inspect;
 mod interrupt;
 mod outside;
 mod path;
+mod per_puzzle;
 mod progress;
 mod reglib;
 mod rules;

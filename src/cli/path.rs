@@ -4,8 +4,9 @@
 //! FILE`). The pictures are drawn by `picture` from the same steps.
 
 use super::outside::OutsideCells;
+use super::per_puzzle::{Found, invalid};
 use super::rules::load_engine;
-use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, Limits, RuleArgs, chosen_puzzles};
+use super::{BatchArgs, EXIT_INVALID, Limits, RuleArgs, chosen_puzzles};
 use crate::batch;
 use crate::engine::Engine;
 use crate::grid::{Puzzle, PuzzleError};
@@ -129,11 +130,7 @@ pub fn path_command(args: &PathArgs) -> io::Result<i32> {
         );
         return Ok(EXIT_INVALID);
     }
-    Ok(match worst {
-        Found::Yes => EXIT_OK,
-        Found::No => EXIT_UNSOLVED,
-        Found::Invalid => EXIT_INVALID,
-    })
+    Ok(worst.exit_code())
 }
 
 /// How each puzzle's path is made and written.
@@ -154,18 +151,6 @@ struct Done {
     text: String,
     errors: Vec<String>,
     n: Option<usize>,
-}
-
-/// What a puzzle's path came to, worst last (the exit code follows the
-/// worst of the run).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Found {
-    /// Solved.
-    Yes,
-    /// Not solved: stalled, no solution, or stopped by a limit.
-    No,
-    /// The puzzle did not read, or a picture could not be written.
-    Invalid,
 }
 
 impl Settings<'_> {
@@ -324,17 +309,5 @@ fn status(verdict: &Verdict) -> String {
         Verdict::Timeout => "stopped by the time limit".to_string(),
         Verdict::InvalidResult(why) => format!("the rules produced a wrong grid ({why})"),
         Verdict::FactLimit(rel) => format!("{rel} grew past the fact limit"),
-    }
-}
-
-/// A puzzle that did not read.
-fn invalid(i: usize, e: &PuzzleError, json: bool) -> String {
-    if json {
-        format!(
-            "{}\n",
-            json!({"index": i + 1, "status": "invalid", "error": e.to_string()})
-        )
-    } else {
-        format!("invalid: puzzle {}: {e}\n", i + 1)
     }
 }
