@@ -4,7 +4,7 @@
 //! the rule's words. The hint itself is `solve::Hinter`.
 
 use super::outside::OutsideCells;
-use super::per_puzzle::{Found, invalid};
+use super::per_puzzle::{Found, invalid, picture_folder, puzzle_missing};
 use super::{BatchArgs, EXIT_INVALID, FactLimit, RuleArgs, chosen_puzzles, load_program, stderr};
 use crate::batch;
 use crate::engine::Status;
@@ -79,13 +79,7 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
             return Ok(EXIT_INVALID);
         }
     };
-    if let Some(dir) = &args.svg
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        errorln!(
-            "{}: cannot create the picture folder: {e}; name a folder you can write to",
-            dir.display()
-        );
+    if !picture_folder(args.svg.as_deref()) {
         return Ok(EXIT_INVALID);
     }
     let json = args.format == HintFormat::Json;
@@ -128,12 +122,7 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
         },
     )?;
     progress.finish_and_clear();
-    if let Some(n) = args.puzzle
-        && seen == 0
-    {
-        errorln!(
-            "the input has no puzzle number {n}; count the puzzles or pass a smaller --puzzle"
-        );
+    if puzzle_missing(args.puzzle, seen) {
         return Ok(EXIT_INVALID);
     }
     Ok(worst.exit_code())

@@ -4,7 +4,7 @@
 //! FILE`). The pictures are drawn by `picture` from the same steps.
 
 use super::outside::OutsideCells;
-use super::per_puzzle::{Found, invalid};
+use super::per_puzzle::{Found, invalid, picture_folder, puzzle_missing};
 use super::rules::load_engine;
 use super::{BatchArgs, EXIT_INVALID, Limits, RuleArgs, chosen_puzzles};
 use crate::batch;
@@ -72,13 +72,7 @@ pub fn path_command(args: &PathArgs) -> io::Result<i32> {
         return Ok(EXIT_INVALID);
     };
     engine.set_fact_limit(args.limits.facts.max_facts);
-    if let Some(dir) = &args.svg
-        && let Err(e) = std::fs::create_dir_all(dir)
-    {
-        errorln!(
-            "{}: cannot create the picture folder: {e}; name a folder you can write to",
-            dir.display()
-        );
+    if !picture_folder(args.svg.as_deref()) {
         return Ok(EXIT_INVALID);
     }
     let mode = if args.logic_only {
@@ -122,12 +116,7 @@ pub fn path_command(args: &PathArgs) -> io::Result<i32> {
         out.write_all(done.text.as_bytes())
     })?;
     progress.finish_and_clear();
-    if let Some(n) = args.puzzle
-        && seen == 0
-    {
-        errorln!(
-            "the input has no puzzle number {n}; count the puzzles or pass a smaller --puzzle"
-        );
+    if puzzle_missing(args.puzzle, seen) {
         return Ok(EXIT_INVALID);
     }
     Ok(worst.exit_code())
@@ -151,6 +140,23 @@ struct Done {
     text: String,
     errors: Vec<String>,
     n: Option<usize>,
+}
+
+impl Done {
+    /// A puzzle's result; a file that could not be written makes it
+    /// invalid, whatever the solve came to.
+    fn new(found: Found, text: String, errors: Vec<String>, n: usize) -> Done {
+        Done {
+            found: if errors.is_empty() {
+                found
+            } else {
+                Found::Invalid
+            },
+            text,
+            errors,
+            n: Some(n),
+        }
+    }
 }
 
 impl Settings<'_> {
@@ -198,16 +204,7 @@ impl Settings<'_> {
                     status(&verdict)
                 )
             };
-            return Done {
-                found: if errors.is_empty() {
-                    found
-                } else {
-                    Found::Invalid
-                },
-                text,
-                errors,
-                n: Some(p.geometry.n),
-            };
+            return Done::new(found, text, errors, p.geometry.n);
         };
         let db = FactDb::new(self.engine.program(), &state);
         let steps = path::solution_path(&db);
@@ -267,16 +264,7 @@ impl Settings<'_> {
             }
             text
         };
-        Done {
-            found: if errors.is_empty() {
-                found
-            } else {
-                Found::Invalid
-            },
-            text,
-            errors,
-            n: Some(p.geometry.n),
-        }
+        Done::new(found, text, errors, p.geometry.n)
     }
 }
 

@@ -6,6 +6,7 @@
 use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED};
 use crate::grid::PuzzleError;
 use serde_json::json;
+use std::path::Path;
 
 /// How a puzzle came out, worst last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -40,4 +41,30 @@ pub fn invalid(i: usize, e: &PuzzleError, json: bool) -> String {
     } else {
         format!("invalid: puzzle {}: {e}\n", i + 1)
     }
+}
+
+/// Creates the folder pictures go to (`--svg DIR`), if one is asked for;
+/// says why not and returns false when it cannot.
+pub fn picture_folder(dir: Option<&Path>) -> bool {
+    let Some(dir) = dir else { return true };
+    match std::fs::create_dir_all(dir) {
+        Ok(()) => true,
+        Err(e) => {
+            errorln!(
+                "{}: cannot create the picture folder: {e}; name a folder you can write to",
+                dir.display()
+            );
+            false
+        }
+    }
+}
+
+/// Whether `--puzzle N` asked for a puzzle the input does not have (none
+/// was seen); says so.
+pub fn puzzle_missing(asked: Option<u64>, seen: usize) -> bool {
+    let Some(n) = asked.filter(|_| seen == 0) else {
+        return false;
+    };
+    errorln!("the input has no puzzle number {n}; count the puzzles or pass a smaller --puzzle");
+    true
 }

@@ -42,6 +42,11 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         }
     }
 
+    /// Whether `digit` was still a candidate of `cell` before the step.
+    pub fn is_candidate(&self, cell: Value, digit: Value) -> bool {
+        self.candidates.find(&[cell, digit]).is_some()
+    }
+
     fn facts(&self, rel: RelId) -> &RelFacts {
         if rel == self.db.candidate_rel() {
             &self.candidates

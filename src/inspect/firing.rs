@@ -106,6 +106,14 @@ impl<'a, 'p> Evaluators<'a, 'p> {
         }
     }
 
+    /// The evaluator over the facts known before `step`, made once.
+    fn at(&mut self, step: u32) -> &Evaluator<'a, 'p> {
+        let db = self.db;
+        self.by_step
+            .entry(step)
+            .or_insert_with(|| Evaluator::new(db, step))
+    }
+
     /// Up to `limit` derivations of a fact by `rule` from the facts known
     /// before `step`.
     fn derivations(
@@ -115,11 +123,7 @@ impl<'a, 'p> Evaluators<'a, 'p> {
         step: u32,
         limit: usize,
     ) -> Vec<Match> {
-        let db = self.db;
-        let evaluator = self
-            .by_step
-            .entry(step)
-            .or_insert_with(|| Evaluator::new(db, step));
+        let evaluator = self.at(step);
         let mut start = vec![None; rule.var_names.len()];
         for (e, v) in rule.head.iter().zip(values) {
             if let Expr::Var(x) = e {
@@ -319,10 +323,14 @@ fn firing(
         for (x, value) in m.values.iter().enumerate() {
             let Some(v) = *value else { continue };
             let alike = chosen.iter().all(|o| o.values.get(x) == Some(&Some(v)));
-            if !alike || rule.var_names[x].starts_with('_') {
+            let hidden = rule
+                .var_names
+                .get(x)
+                .is_none_or(|name| name.starts_with('_'));
+            if !alike || hidden {
                 continue;
             }
-            match rule.var_types[x] {
+            match rule.var_types.get(x).copied().unwrap_or(Type::Number) {
                 Type::Cell => gather.cell(v, true),
                 Type::Unit => bound_units.push(v),
                 Type::Digit if v >= 1 && v <= n as Value => digits.push(v as u8),
@@ -350,9 +358,7 @@ fn firing(
     // The pattern's digits where the pattern is: in its units and its own
     // cells, the candidates the reader follows (a fish's base lines, a
     // naked pair's cells).
-    let before = db.candidate_facts(step.saturating_sub(1));
-    let open: FxHashSet<(Value, Value)> =
-        before.iter().map(|f| (f.values[0], f.values[1])).collect();
+    let before = evs.at(step);
     let placed = db.program.builtin(Builtin::Placed);
     let filled = |cell: usize| {
         let v = cell_value(cell / n, cell % n);
@@ -368,7 +374,7 @@ fn firing(
         }
         let v = cell_value(cell / n, cell % n);
         for &d in &digits {
-            if open.contains(&(v, Value::from(d))) {
+            if before.is_candidate(v, Value::from(d)) {
                 pattern.candidates.push((cell, d));
             }
         }
