@@ -7,6 +7,7 @@
 mod common;
 
 mod bad_input;
+mod bug;
 mod cli;
 mod differential;
 mod engine_semantics;

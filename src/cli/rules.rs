@@ -116,6 +116,11 @@ pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
     } else if let Some(max) = args.default_max_tier {
         program.restrict_tier(max);
     }
+    if let Some(t) = program.stalled_without_singles() {
+        return Err(RulesError::NeedsSingles {
+            technique: t.name.clone(),
+        });
+    }
     Ok(program)
 }
 

@@ -296,4 +296,8 @@ pub struct Module {
     /// puzzle with one solution, so they are off when solutions are
     /// counted.
     pub assumes_unique: Option<Span>,
+    /// Its `.assumes stalled` directive: its rules are sound only on a
+    /// state where the singles are stalled (tiers 0 and 1 have nothing
+    /// left to derive), which the engine guarantees to every gated tier.
+    pub assumes_stalled: Option<Span>,
 }

@@ -42,6 +42,7 @@ pub const STANDARD: &[(&str, &str)] = &[
         "rules/uniqueness.dl",
         include_str!("../../rules/uniqueness.dl"),
     ),
+    ("rules/bug.dl", include_str!("../../rules/bug.dl")),
     (
         "rules/finned_fish.dl",
         include_str!("../../rules/finned_fish.dl"),

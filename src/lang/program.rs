@@ -265,6 +265,12 @@ pub struct Technique {
     /// puzzle with one solution (unique rectangles), so counting solutions
     /// switches it off ([`Program::without_uniqueness`]).
     pub assumes_unique: bool,
+    /// Whether its file says `.assumes stalled`: its rules hold only on a
+    /// state where the singles (tier 1) have nothing left to derive, so
+    /// it needs a tier-1 technique beside it
+    /// ([`Program::stalled_without_singles`]), and a hint tries it only
+    /// on such a state.
+    pub assumes_stalled: bool,
 }
 
 /// A whole checked rule set.
@@ -339,6 +345,14 @@ impl Program {
             .filter(|r| assumes(r) && !support.contains(&r.head_rel))
             .map(|r| r.id)
             .collect()
+    }
+
+    /// A technique that assumes the singles are stalled (`.assumes
+    /// stalled`) in a program with no technique of tier 1 (the singles),
+    /// which is what makes that true wherever a gated tier runs.
+    pub fn stalled_without_singles(&self) -> Option<&Technique> {
+        let singles = (self.techniques.iter()).any(|t| t.tier == 1 && t.rules > 0);
+        (self.techniques.iter()).find(|t| t.assumes_stalled && !singles)
     }
 
     /// Whether a technique that assumes one solution is in the program.

@@ -40,6 +40,12 @@ pub enum RulesError {
         /// The techniques there are.
         known: Vec<String>,
     },
+    /// A technique that assumes the singles are stalled, selected without
+    /// them (`--techniques`, or a rule set with no tier 1).
+    NeedsSingles {
+        /// The technique.
+        technique: String,
+    },
     /// A tier above every technique's (`--max-tier`): most likely a typo.
     TierTooHigh {
         /// The tier asked for.
@@ -85,6 +91,12 @@ impl fmt::Display for RulesError {
                 f,
                 "--max-tier {asked}: the rule set's tiers go up to {highest} (`--max-tier all` \
                  selects every tier); `sudolog check` lists its techniques with their tiers"
+            ),
+            RulesError::NeedsSingles { technique } => write!(
+                f,
+                "technique `{technique}` assumes the singles are stalled (`.assumes stalled`), \
+                 but no technique of tier 1 is selected: add `singles` to --techniques (or a \
+                 tier-1 file of singles to the rule set)"
             ),
             RulesError::Invalid(d) => write!(f, "{d}"),
         }

@@ -359,10 +359,14 @@ pub fn rule_listing(program: &Program) -> String {
     }
     out.push_str("techniques (tier: a tier runs only when every lower one is stalled):\n");
     for t in &program.techniques {
-        let assumption = if t.assumes_unique {
-            " (assumes one solution: off when solutions are counted)"
-        } else {
-            ""
+        let assumption = match (t.assumes_unique, t.assumes_stalled) {
+            (true, true) => {
+                " (assumes one solution: off when solutions are counted; \
+                 assumes the singles are stalled)"
+            }
+            (true, false) => " (assumes one solution: off when solutions are counted)",
+            (false, true) => " (assumes the singles are stalled)",
+            (false, false) => "",
         };
         out.push_str(&format!(
             "  {:<3} {:<16} {} rules{assumption}\n",

@@ -13,6 +13,10 @@
 //! of the pattern in that state, and no cascade. Its helpers that need
 //! several rounds (a chain's closure, colouring's spread) run to their
 //! fixpoint. The first pattern that derives anything is the hint.
+//!
+//! A technique that assumes the singles are stalled (`.assumes stalled`:
+//! BUG+1) is tried only on a state where the grid's rules and the singles
+//! have nothing left to derive, as in a solve.
 
 use crate::engine::tuple::Tuple;
 use crate::engine::{Engine, Solve, Status};
@@ -28,6 +32,9 @@ pub struct Hinter {
     state: Engine,
     /// Every technique above tier 0, easiest first.
     techniques: Vec<TechniqueEngine>,
+    /// Tiers 0 and 1 (the singles), run on the state to see whether it is
+    /// stalled, when a technique assumes it is.
+    singles: Option<Engine>,
 }
 
 /// One technique's rules (with the helpers they read) over a frozen state,
@@ -35,6 +42,8 @@ pub struct Hinter {
 struct TechniqueEngine {
     name: String,
     tier: u32,
+    /// Whether its file says `.assumes stalled`.
+    assumes_stalled: bool,
     engine: Engine,
     /// Where its placements and eliminations go (see
     /// [`Program::freeze_state`]).
@@ -143,12 +152,24 @@ impl Hinter {
                 techniques.push(TechniqueEngine {
                     name: t.name.clone(),
                     tier: t.tier,
+                    assumes_stalled: t.assumes_stalled,
                     engine: compile(one)?,
                     step,
                 });
             }
         }
-        Ok(Hinter { state, techniques })
+        let singles = if techniques.iter().any(|t| t.assumes_stalled) {
+            let mut up_to_singles = program.clone();
+            up_to_singles.restrict_tier(1);
+            Some(compile(up_to_singles)?)
+        } else {
+            None
+        };
+        Ok(Hinter {
+            state,
+            techniques,
+            singles,
+        })
     }
 
     /// The techniques a hint tries, easiest first: name and tier.
@@ -206,7 +227,13 @@ impl Hinter {
             })
             .collect();
         let mut steps = Vec::new();
+        let mut stalled = None;
         for t in &self.techniques {
+            if t.assumes_stalled
+                && !*stalled.get_or_insert_with(|| self.stalled(puzzle, &state, &entered, &removed))
+            {
+                continue;
+            }
             let mut solve = t.engine.start_with_regions(g, regions, &puzzle.cells);
             solve.enter_marks(&entered, &removed);
             let before = solve.steps();
@@ -231,6 +258,26 @@ impl Hinter {
             }
         }
         Ok(steps)
+    }
+
+    /// Whether the singles have nothing to derive in `state`, the hint's
+    /// (`entered` and `removed` over `puzzle`'s givens).
+    fn stalled(
+        &self,
+        puzzle: &Puzzle,
+        state: &Solve,
+        entered: &[(usize, u8)],
+        removed: &[(usize, u8)],
+    ) -> bool {
+        let Some(singles) = &self.singles else {
+            return true;
+        };
+        let regions = puzzle.regions.as_deref();
+        let mut solve = singles.start_with_regions(puzzle.geometry, regions, &puzzle.cells);
+        solve.enter_marks(entered, removed);
+        matches!(solve.run(), Status::Stalled | Status::Solved)
+            && solve.grid() == state.grid()
+            && solve.candidates() == state.candidates()
     }
 }
 

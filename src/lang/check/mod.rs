@@ -219,6 +219,16 @@ impl<'s> Checker<'s> {
                         ),
                 );
             }
+            if let (Some(span), 0 | 1) = (file.module.assumes_stalled, tier) {
+                self.error(
+                    Diagnostic::new(span, format!("`.assumes stalled` in a file of tier {tier}"))
+                        .label("this tier runs beside the singles, not after them")
+                        .help(
+                            "only a gated tier (2 and up) runs where the singles are stalled: \
+                             give the file a tier above 1 (`.tier 9`)",
+                        ),
+                );
+            }
         }
     }
 
@@ -292,12 +302,14 @@ fn techniques(files: &[ParsedFile], rules: &[Rule]) -> Vec<Technique> {
             Some(t) => {
                 t.tier = t.tier.max(tier);
                 t.assumes_unique |= file.module.assumes_unique.is_some();
+                t.assumes_stalled |= file.module.assumes_stalled.is_some();
             }
             None => techniques.push(Technique {
                 name: file.technique.clone(),
                 tier,
                 rules: 0,
                 assumes_unique: file.module.assumes_unique.is_some(),
+                assumes_stalled: file.module.assumes_stalled.is_some(),
             }),
         }
     }

@@ -40,6 +40,7 @@ pub(super) enum Stmt {
     /// `.assumes unique`: the file's rules are sound only for a puzzle
     /// with one solution.
     AssumesUnique(Span),
+    AssumesStalled(Span),
 }
 
 impl Parser<'_> {
@@ -94,11 +95,16 @@ impl Parser<'_> {
                     let end = self.bump();
                     Ok(Stmt::AssumesUnique(dot.to(end)))
                 }
+                TokenKind::Ident(what) if what == "stalled" => {
+                    let end = self.bump();
+                    Ok(Stmt::AssumesStalled(dot.to(end)))
+                }
                 _ => Err(self.expected(
-                    "`unique` after `.assumes`",
+                    "`unique` or `stalled` after `.assumes`",
                     "write `.assumes unique` in a file whose rules hold only for a puzzle \
                      with one solution (unique rectangles): they are switched off when \
-                     solutions are counted",
+                     solutions are counted; `.assumes stalled` in one whose rules hold only \
+                     where no single is left (BUG+1)",
                 )),
             };
         }

@@ -91,6 +91,7 @@ pub fn parse_module(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>>
                 _ => module.tier = Some((tier, span)),
             },
             Ok(Stmt::AssumesUnique(span)) => module.assumes_unique = Some(span),
+            Ok(Stmt::AssumesStalled(span)) => module.assumes_stalled = Some(span),
             Err(diag) => {
                 diags.push(*diag);
                 p.recover(start, directive);
