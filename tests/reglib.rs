@@ -218,12 +218,16 @@ fn bad_library_files_are_located_errors_within_a_bound() {
 }
 
 #[test]
-fn the_optional_als_files_pass_hodokus_als_xz_and_xy_wing_cases() {
+fn the_optional_files_pass_hodokus_als_xz_xy_wing_and_sue_de_coq_cases() {
     // `rules/extra/` is outside the standard library (it costs too much
     // there), so its cases are checked here, with its files added.
     let library = read_library(&repo_path(LIBRARY)).unwrap();
     let mut sources = RuleSources::standard();
-    for file in ["rules/extra/als.dl", "rules/extra/als_xy_wing.dl"] {
+    for file in [
+        "rules/extra/als.dl",
+        "rules/extra/als_xy_wing.dl",
+        "rules/extra/sue_de_coq.dl",
+    ] {
         sources
             .add_file(std::path::Path::new(&repo_path(file)))
             .unwrap();
@@ -237,12 +241,13 @@ fn the_optional_als_files_pass_hodokus_als_xz_and_xy_wing_cases() {
     let maps = vec![
         map("0901", "als", "ALS-XZ"),
         map("0902", "als_xy_wing", "ALS-XY-Wing"),
+        map("1101", "sue_de_coq", "Sue de Coq"),
     ];
     let checker = Checker::new(&program, maps, DEFAULT_FACT_LIMIT).unwrap();
     let cases: Vec<_> = (library.cases.iter())
-        .filter(|c| c.code == "0901" || c.code == "0902")
+        .filter(|c| ["0901", "0902", "1101"].contains(&c.code.as_str()))
         .collect();
-    assert_eq!(cases.len(), 24);
+    assert_eq!(cases.len(), 47);
     let results: Vec<CaseResult> = cases.par_iter().map(|c| checker.check(c)).collect();
     for r in &results {
         assert_eq!(r.verdict, CaseVerdict::Passed, "line {}", r.line);
