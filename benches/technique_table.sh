@@ -8,14 +8,14 @@
 # Needs a release build (cargo build --release). Technique sets are tier
 # caps: 1 singles, 2 + locked candidates, 4 + naked and hidden subsets,
 # 5 + fish, 8 + wings and single-digit patterns (empty rectangle and
-# multi-colours included), 10 + uniqueness and finned fish, 11 + chains,
+# multi-colours included), 10 + uniqueness, BUG+1 and finned fish, 11 + chains,
 # 12 + grouped chains.
 set -euo pipefail
 n=200
 if [[ "${1:-}" == "-n" ]]; then n=$2; shift 2; fi
 bin="${SUDOLOG:-$(dirname "$0")/../target/release/sudolog}"
 tiers=(1 2 4 5 8 10 11 12)
-echo "| corpus (first $n) | singles | + locked | + subsets | + fish | + wings, patterns | + uniqueness, finned fish | + chains | + grouped |"
+echo "| corpus (first $n) | singles | + locked | + subsets | + fish | + wings, patterns | + uniqueness, BUG+1, finned fish | + chains | + grouped |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for file in "$@"; do
     sample=$(mktemp)

@@ -349,7 +349,10 @@ impl Program {
 
     /// A technique that assumes the singles are stalled (`.assumes
     /// stalled`) in a program with no technique of tier 1 (the singles),
-    /// which is what makes that true wherever a gated tier runs.
+    /// which is what makes that true wherever a gated tier runs. The
+    /// command line refuses such a selection; a caller that restricts the
+    /// techniques itself should ask too (`hint` instead tries such a
+    /// technique only on a stalled state).
     pub fn stalled_without_singles(&self) -> Option<&Technique> {
         let singles = (self.techniques.iter()).any(|t| t.tier == 1 && t.rules > 0);
         (self.techniques.iter()).find(|t| t.assumes_stalled && !singles)

@@ -33,7 +33,8 @@ pub struct Hinter {
     /// Every technique above tier 0, easiest first.
     techniques: Vec<TechniqueEngine>,
     /// Tiers 0 and 1 (the singles), run on the state to see whether it is
-    /// stalled, when a technique assumes it is.
+    /// stalled, when a technique assumes it is (and the rules have a tier
+    /// 1).
     singles: Option<Engine>,
 }
 
@@ -158,7 +159,10 @@ impl Hinter {
                 });
             }
         }
-        let singles = if techniques.iter().any(|t| t.assumes_stalled) {
+        // Without a technique of tier 1 no state counts as stalled, and a
+        // technique that assumes one is never tried.
+        let has_singles = (program.techniques.iter()).any(|t| t.tier == 1 && t.rules > 0);
+        let singles = if has_singles && techniques.iter().any(|t| t.assumes_stalled) {
             let mut up_to_singles = program.clone();
             up_to_singles.restrict_tier(1);
             Some(compile(up_to_singles)?)
@@ -261,7 +265,8 @@ impl Hinter {
     }
 
     /// Whether the singles have nothing to derive in `state`, the hint's
-    /// (`entered` and `removed` over `puzzle`'s givens).
+    /// (`entered` and `removed` over `puzzle`'s givens); never, without
+    /// a technique of tier 1.
     fn stalled(
         &self,
         puzzle: &Puzzle,
@@ -270,7 +275,7 @@ impl Hinter {
         removed: &[(usize, u8)],
     ) -> bool {
         let Some(singles) = &self.singles else {
-            return true;
+            return false;
         };
         let regions = puzzle.regions.as_deref();
         let mut solve = singles.start_with_regions(puzzle.geometry, regions, &puzzle.cells);

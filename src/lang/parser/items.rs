@@ -40,6 +40,8 @@ pub(super) enum Stmt {
     /// `.assumes unique`: the file's rules are sound only for a puzzle
     /// with one solution.
     AssumesUnique(Span),
+    /// `.assumes stalled`: the file's rules are sound only where the
+    /// singles have nothing left to derive.
     AssumesStalled(Span),
 }
 
