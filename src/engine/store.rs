@@ -86,6 +86,13 @@ pub struct Store {
     pub(super) op_room: usize,
     /// Set when an operator was cut at `op_room`.
     pub(super) overflowed: bool,
+    /// The operators to run this round, a bit each: those reading a
+    /// variable with recent facts or a pipe filled earlier in the round
+    /// (most operators have nothing to read in most rounds, and looking at
+    /// each of them was a tenth of a quiet round's cost).
+    active: Vec<u64>,
+    /// Scratch: the variables with recent facts this round.
+    fresh: Vec<usize>,
 }
 
 impl Store {
@@ -142,6 +149,8 @@ impl Store {
             reached_buf: Vec::new(),
             op_room: usize::MAX,
             overflowed: too_many_groups,
+            active: vec![0; plan.ops.len().div_ceil(64)],
+            fresh: Vec::new(),
         };
         // Groups of static seeds already satisfied with a count of zero.
         for (i, agg) in plan.aggs.iter().enumerate() {
@@ -196,6 +205,8 @@ impl Store {
             reached_buf: Vec::new(),
             op_room: self.op_room,
             overflowed: false,
+            active: vec![0; plan.ops.len().div_ceil(64)],
+            fresh: Vec::new(),
         }
     }
 
@@ -252,11 +263,32 @@ impl Store {
     /// Ends a round in every variable (see [`Var::advance`]); returns
     /// whether any has new facts.
     fn advance(&mut self) -> bool {
-        let mut changed = false;
-        for v in &mut self.vars {
-            changed |= v.advance();
+        self.fresh.clear();
+        for (i, v) in self.vars.iter_mut().enumerate() {
+            if v.advance() {
+                self.fresh.push(i);
+            }
         }
-        changed
+        !self.fresh.is_empty()
+    }
+
+    /// Marks the operators reading variable `var` to run this round.
+    fn wake_readers(&mut self, var: usize, plan: &Plan) {
+        for &op in &plan.readers[var] {
+            self.active[op as usize / 64] |= 1 << (op % 64);
+        }
+    }
+
+    /// Takes the next operator marked to run, in plan order.
+    fn next_active(&mut self) -> Option<usize> {
+        for (w, bits) in self.active.iter_mut().enumerate() {
+            if *bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                *bits &= !(1 << b);
+                return Some(w * 64 + b);
+            }
+        }
+        None
     }
 
     /// Runs rounds until a fixpoint, a fact in `stop`, more than
@@ -302,7 +334,25 @@ impl Store {
                     missed.extend_from_slice(self.vars[c.from].recent());
                 }
             }
-            for (i, op) in plan.ops.iter().enumerate() {
+            self.active.fill(0);
+            for k in 0..self.fresh.len() {
+                self.wake_readers(self.fresh[k], plan);
+            }
+            // Debug builds check that every operator left asleep has
+            // nothing to read, which is what makes waking only some right
+            // (pipes are empty here: a pipe's reader comes after its
+            // writer, so one left full would show up here next round).
+            if cfg!(debug_assertions) {
+                for (i, op) in plan.ops.iter().enumerate() {
+                    let awake = self.active[i / 64] & (1 << (i % 64)) != 0;
+                    assert!(
+                        awake || self.idle(op, plan),
+                        "operator {i} has input but sleeps"
+                    );
+                }
+            }
+            while let Some(i) = self.next_active() {
+                let op = &plan.ops[i];
                 if self.idle(op, plan) {
                     continue;
                 }
@@ -371,6 +421,7 @@ impl Store {
             return;
         }
         if plan.is_pipe(to.var) && to.count.is_none() {
+            self.wake_readers(to.var, plan);
             let pipe = &mut self.pipe_buf[to.var];
             if pipe.is_empty() {
                 // Hand the buffer over rather than copy it.

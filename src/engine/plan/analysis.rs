@@ -55,6 +55,24 @@ impl Plan {
         keeps
     }
 
+    /// The operators reading each variable (see [`Plan::readers`]).
+    pub fn op_readers(&self) -> Vec<Vec<u32>> {
+        let mut readers = vec![Vec::new(); self.vars.len()];
+        for (i, op) in self.ops.iter().enumerate() {
+            let (first, second) = match op {
+                Op::Map { from, .. } => (*from, None),
+                Op::Extend { source, .. } => (*source, None),
+                Op::Join { left, right, .. } => (*left, Some(*right)),
+                Op::SeedCheck { seed, .. } => (*seed, None),
+            };
+            readers[first].push(i as u32);
+            if let Some(v) = second.filter(|&v| v != first) {
+                readers[v].push(i as u32);
+            }
+        }
+        readers
+    }
+
     /// Finds the count chains (see [`CountChain`]) among the memoisable
     /// operators.
     pub fn find_count_chains(&mut self) {

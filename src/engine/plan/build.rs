@@ -68,6 +68,7 @@ pub fn compile(
     }
     b.plan.resets_tiers = tier_resetting_rules(lowered, &b.plan.rule_tiers);
     b.plan.pipes = pipes(&b.plan);
+    b.plan.readers = b.plan.op_readers();
     Ok(b.plan)
 }
 

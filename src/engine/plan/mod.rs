@@ -80,6 +80,9 @@ pub struct Plan {
     /// tuples go straight to that operator instead of through a datafrog
     /// variable (no sorting into batches, no deduplication against history).
     pub pipes: Vec<bool>,
+    /// Per variable: the operators that read it, in order, so that a round
+    /// runs only the operators with something new to read.
+    pub readers: Vec<Vec<u32>>,
     /// Per operator: whether its outputs depend only on its input tuple and
     /// the grid size's geometry, so they may be memoised (set by the engine
     /// for the fixpoint's plan; empty elsewhere).
