@@ -3,18 +3,11 @@
 //! stalled, never on its fail case; the directive is listed by `check`,
 //! needs the singles beside it, and is refused below tier 2.
 
-use crate::common::run;
+use crate::common::{run, text};
 
 /// Three states in HoDoKu's format: a BUG+1 (r7c3 is 4), the same with a
 /// naked single left (r1c1), and HoDoKu's case that is not a BUG+1.
 const STATES: &str = "tests/data/bug/bug_plus_one.txt";
-
-fn text(out: &std::process::Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn check_lists_bug_as_assuming_one_solution_and_stalled_singles() {

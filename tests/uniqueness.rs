@@ -5,20 +5,13 @@
 //! (`tests/data/unique/rectangle.dl`), so that these tests do not depend
 //! on the library's.
 
-use crate::common::run;
+use crate::common::{run, text};
 
 const RECTANGLE: &str = "tests/data/unique/rectangle.dl";
 /// A grid with the four cells of a deadly pattern open: two solutions.
 const DEADLY: &str = "tests/data/unique/deadly.txt";
 /// A state (one solution) where the rectangle applies.
 const STATE: &str = "tests/data/unique/rectangle_state.txt";
-
-fn text(out: &std::process::Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn check_lists_the_technique_as_assuming_one_solution() {

@@ -354,8 +354,13 @@ impl Program {
     /// techniques itself should ask too (`hint` instead tries such a
     /// technique only on a stalled state).
     pub fn stalled_without_singles(&self) -> Option<&Technique> {
-        let singles = (self.techniques.iter()).any(|t| t.tier == 1 && t.rules > 0);
+        let singles = self.has_singles();
         (self.techniques.iter()).find(|t| t.assumes_stalled && !singles)
+    }
+
+    /// Whether a technique of tier 1 (the singles) has rules here.
+    pub fn has_singles(&self) -> bool {
+        (self.techniques.iter()).any(|t| t.tier == 1 && t.rules > 0)
     }
 
     /// Whether a technique that assumes one solution is in the program.

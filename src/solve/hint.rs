@@ -161,8 +161,7 @@ impl Hinter {
         }
         // Without a technique of tier 1 no state counts as stalled, and a
         // technique that assumes one is never tried.
-        let has_singles = (program.techniques.iter()).any(|t| t.tier == 1 && t.rules > 0);
-        let singles = if has_singles && techniques.iter().any(|t| t.assumes_stalled) {
+        let singles = if program.has_singles() && techniques.iter().any(|t| t.assumes_stalled) {
             let mut up_to_singles = program.clone();
             up_to_singles.restrict_tier(1);
             Some(compile(up_to_singles)?)

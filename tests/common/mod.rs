@@ -101,6 +101,14 @@ pub fn run(args: &[&str], rules: Option<&str>) -> Output {
         .expect("sudolog runs")
 }
 
+/// A run's standard output and standard error, as text.
+pub fn text(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// The standard output of a run that must succeed; `what` names the run
 /// in the failure message.
 pub fn success_stdout(out: Output, what: &str) -> String {
