@@ -732,3 +732,41 @@ fn check_plan_shows_the_operators_of_each_rule() {
     });
     assert!(derives, "{shown}");
 }
+
+#[test]
+fn profile_names_each_rule_and_counts_what_it_derived() {
+    let out = sudolog()
+        .args([
+            "solve",
+            "--profile",
+            "--max-tier",
+            "1",
+            "-j1",
+            "--format",
+            "line",
+            "-",
+        ])
+        .write_stdin(format!("{ESSAY_1}\n"))
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let (stdout, stderr) = common::text(&out);
+    assert_eq!(stdout, format!("{ESSAY_1_SOLUTION}\n"));
+    assert!(stderr.starts_with("profile: "), "{stderr}");
+    // Every placement the rules derived is counted once, on the line of
+    // the rule that derived it (a count's body is a line of its own).
+    let placed_by_rules: u64 = stderr
+        .lines()
+        .filter(|l| l.contains("rules/singles.dl:") && !l.contains("count#"))
+        .filter(|l| l.contains(" placed(C, D) :- "))
+        .map(|l| {
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(fields[4], "1", "singles are tier 1: {l}");
+            fields[3].parse::<u64>().expect("new facts")
+        })
+        .sum();
+    let givens = ESSAY_1.chars().filter(|c| c.is_ascii_digit()).count() as u64;
+    assert_eq!(placed_by_rules, 81 - givens, "{stderr}");
+    assert!(stderr.contains("(ending rounds: new facts sorted into batches)"));
+}

@@ -63,6 +63,11 @@ pub struct SolveArgs {
     /// no time.)
     #[arg(long)]
     pub no_provenance: bool,
+    /// Time every rule and print where the time went, on stderr after the
+    /// results: one line per rule (and per count in a rule), costliest
+    /// first. Timing slows the run a little.
+    #[arg(long)]
+    pub profile: bool,
     /// Threads and the progress line.
     #[command(flatten)]
     pub batch: BatchArgs,
@@ -89,6 +94,9 @@ pub fn solve_command(args: &SolveArgs) -> io::Result<i32> {
         return Ok(EXIT_INVALID);
     };
     engine.set_provenance(!args.no_provenance);
+    if args.profile {
+        engine.enable_profile();
+    }
     let mode = match (args.logic_only, args.count) {
         (true, _) => Mode::LogicOnly,
         (false, Some(n)) => Mode::Count(n),
@@ -207,6 +215,9 @@ pub fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     out.flush()?;
     if args.stats {
         note!("{}", summary.render(started.elapsed(), jobs));
+    }
+    if let Some(lines) = engine.profile() {
+        note!("{}", report::profile::render(&lines, jobs));
     }
     Ok(if interrupt::interrupted() {
         noteln!("interrupted; the results above are complete up to there");

@@ -155,6 +155,7 @@ impl Solve<'_> {
             Some(e.contradiction),
             limits,
             Some((e.placed, cells)),
+            e.profile.as_ref(),
         ) {
             store::RunEnd::Contradiction => Status::Contradiction,
             store::RunEnd::FactLimit => {

@@ -68,6 +68,7 @@ impl Engine {
         );
         Ok(Engine {
             computed,
+            profile: None,
             numbered,
             program,
             lowered,

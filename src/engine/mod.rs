@@ -12,8 +12,8 @@
 //! plans, memo marks), `statics` computes and caches the static relations,
 //! `branch` is one puzzle's [`Solve`]; at run time [`store`] holds the
 //! facts and runs rounds, `ops` runs one operator, `counts` the counters,
-//! `tiers` the gated tiers, with [`var`], [`seeds`], `needs`, `memo` and
-//! [`tuple`] beneath them. This file holds the [`Engine`] itself.
+//! `tiers` the gated tiers, [`profile`] the time per rule (`--profile`),
+//! with [`var`], [`seeds`], `needs`, `memo` and [`tuple`] beneath them. This file holds the [`Engine`] itself.
 
 mod branch;
 mod compile;
@@ -26,6 +26,7 @@ mod memo;
 mod needs;
 mod ops;
 pub mod plan;
+pub mod profile;
 pub mod seeds;
 pub mod show_plan;
 mod statics;
@@ -94,6 +95,9 @@ pub struct Engine {
     /// The indexes of `covers` and `in_set` that lookups compute rather
     /// than store (see [`computed`]).
     computed: rustc_hash::FxHashMap<plan::IndexId, computed::Computed>,
+    /// Per operator of the fixpoint, the time its runs took, when asked
+    /// for (see [`Engine::enable_profile`]).
+    profile: Option<profile::Profile>,
 }
 
 impl Engine {

@@ -71,7 +71,7 @@ impl Display for Listing<'_> {
 
 /// What the operators of a run of one plan were planned for.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Purpose {
+pub(super) enum Purpose {
     /// A program rule (its id).
     Rule(usize),
     /// The body of a count (the lowered aggregate's id).
@@ -80,6 +80,95 @@ enum Purpose {
     Seed(usize),
     /// Nothing known: operators no rule's last operator follows.
     Shared,
+}
+
+/// The operators of `plan` in runs that end with a rule's (or count
+/// body's) last operator: the planner compiles one rule at a time, so a run
+/// is one rule's chain (with the index maps it was the first to need).
+pub(super) fn runs(engine: &Engine, plan: &Plan) -> Vec<(Purpose, Vec<usize>)> {
+    let rel_of: FxHashMap<VarIdx, RelId> = plan.rel_var.iter().map(|(&r, &v)| (v, r)).collect();
+    let mut runs: Vec<(Purpose, Vec<usize>)> = Vec::new();
+    let mut pending = Vec::new();
+    for (i, op) in plan.ops.iter().enumerate() {
+        let to = match op {
+            Op::Map { to, .. } | Op::Join { to, .. } | Op::Extend { to, .. } => to,
+            Op::SeedCheck { agg, .. } => {
+                let purpose = count_purpose(engine, plan, &rel_of, *agg);
+                match runs.last_mut() {
+                    Some((p, ops)) if *p == purpose => ops.push(i),
+                    _ => runs.push((purpose, vec![i])),
+                }
+                continue;
+            }
+        };
+        pending.push(i);
+        if let Some(purpose) = end_of_run(engine, plan, &rel_of, to) {
+            runs.push((purpose, std::mem::take(&mut pending)));
+        }
+    }
+    if !pending.is_empty() {
+        runs.push((Purpose::Shared, pending));
+    }
+    runs
+}
+
+/// What a rule's last operator (one writing `to`) was planned for; `None`
+/// for an operator inside a chain.
+fn end_of_run(
+    engine: &Engine,
+    plan: &Plan,
+    rel_of: &FxHashMap<VarIdx, RelId>,
+    to: &Out,
+) -> Option<Purpose> {
+    if let Some(agg) = to.count {
+        return Some(count_purpose(engine, plan, rel_of, agg));
+    }
+    if let Some((rule, _)) = to.rule {
+        return Some(Purpose::Rule(rule));
+    }
+    let rel = rel_of.get(&to.var)?;
+    Some(match engine.lowered.rels[*rel].origin {
+        RelOrigin::Seed(a) => Purpose::Seed(a),
+        RelOrigin::Reached(a) => Purpose::Count(a),
+        RelOrigin::Program => Purpose::Shared,
+    })
+}
+
+/// The purpose of the plan's count `agg`: the lowered aggregate whose
+/// `reached` relation it fills.
+fn count_purpose(
+    engine: &Engine,
+    plan: &Plan,
+    rel_of: &FxHashMap<VarIdx, RelId>,
+    agg: usize,
+) -> Purpose {
+    let reached = plan.aggs[agg].reached;
+    match rel_of
+        .get(&reached)
+        .map(|&r| &engine.lowered.rels[r].origin)
+    {
+        Some(RelOrigin::Reached(a)) => Purpose::Count(*a),
+        _ => Purpose::Shared,
+    }
+}
+
+/// A run of operators' purpose in words: the words before the rule's name
+/// (`the body of count#3 of `, or none for the rule itself) and the rule,
+/// if it is known; `None` for index maps that no one rule owns.
+pub(super) fn purpose_rule(engine: &Engine, purpose: Purpose) -> Option<(String, Option<&Rule>)> {
+    let (rule, what) = match purpose {
+        Purpose::Rule(r) => (Some(r), String::new()),
+        Purpose::Count(a) | Purpose::Seed(a) => {
+            let word = match purpose {
+                Purpose::Seed(_) => "the groups",
+                _ => "the body",
+            };
+            let rule = engine.lowered.aggs.get(a).map(|agg| agg.body.from_rule);
+            (rule, format!("{word} of count#{a} of "))
+        }
+        Purpose::Shared => return None,
+    };
+    Some((what, rule.and_then(|r| engine.program.rules.get(r))))
 }
 
 /// One plan, with what its rendering needs to know.
@@ -125,7 +214,7 @@ impl<'a> PlanText<'a> {
     /// The operators, in runs by purpose, each run under a heading; a rule
     /// shows its text the first time (`shown`, by program rule id).
     fn write(&self, f: &mut Formatter<'_>, shown: &mut [bool]) -> fmt::Result {
-        for (purpose, ops) in self.runs() {
+        for (purpose, ops) in runs(self.engine, self.plan) {
             self.heading(f, purpose, shown)?;
             for i in ops {
                 self.op(f, i)?;
@@ -134,81 +223,12 @@ impl<'a> PlanText<'a> {
         Ok(())
     }
 
-    /// The operators in runs that end with a rule's (or count body's) last
-    /// operator: the planner compiles one rule at a time, so a run is one
-    /// rule's chain (with the index maps it was the first to need).
-    fn runs(&self) -> Vec<(Purpose, Vec<usize>)> {
-        let mut runs: Vec<(Purpose, Vec<usize>)> = Vec::new();
-        let mut pending = Vec::new();
-        for (i, op) in self.plan.ops.iter().enumerate() {
-            let to = match op {
-                Op::Map { to, .. } | Op::Join { to, .. } | Op::Extend { to, .. } => to,
-                Op::SeedCheck { agg, .. } => {
-                    let purpose = self.count_purpose(*agg);
-                    match runs.last_mut() {
-                        Some((p, ops)) if *p == purpose => ops.push(i),
-                        _ => runs.push((purpose, vec![i])),
-                    }
-                    continue;
-                }
-            };
-            pending.push(i);
-            if let Some(purpose) = self.end_of_run(to) {
-                runs.push((purpose, std::mem::take(&mut pending)));
-            }
-        }
-        if !pending.is_empty() {
-            runs.push((Purpose::Shared, pending));
-        }
-        runs
-    }
-
-    /// What a rule's last operator (one writing `to`) was planned for; `None`
-    /// for an operator inside a chain.
-    fn end_of_run(&self, to: &Out) -> Option<Purpose> {
-        if let Some(agg) = to.count {
-            return Some(self.count_purpose(agg));
-        }
-        if let Some((rule, _)) = to.rule {
-            return Some(Purpose::Rule(rule));
-        }
-        let rel = self.rel_of.get(&to.var)?;
-        Some(match self.engine.lowered.rels[*rel].origin {
-            RelOrigin::Seed(a) => Purpose::Seed(a),
-            RelOrigin::Reached(a) => Purpose::Count(a),
-            RelOrigin::Program => Purpose::Shared,
-        })
-    }
-
-    /// The purpose of the plan's count `agg`: the lowered aggregate whose
-    /// `reached` relation it fills.
-    fn count_purpose(&self, agg: usize) -> Purpose {
-        let reached = self.plan.aggs[agg].reached;
-        match self
-            .rel_of
-            .get(&reached)
-            .map(|&r| &self.engine.lowered.rels[r].origin)
-        {
-            Some(RelOrigin::Reached(a)) => Purpose::Count(*a),
-            _ => Purpose::Shared,
-        }
-    }
-
     fn heading(&self, f: &mut Formatter<'_>, purpose: Purpose, shown: &mut [bool]) -> fmt::Result {
         let e = self.engine;
-        let (rule, what) = match purpose {
-            Purpose::Rule(r) => (Some(r), String::new()),
-            Purpose::Count(a) | Purpose::Seed(a) => {
-                let word = match purpose {
-                    Purpose::Seed(_) => "the groups",
-                    _ => "the body",
-                };
-                let rule = e.lowered.aggs.get(a).map(|agg| agg.body.from_rule);
-                (rule, format!("{word} of count#{a} of "))
-            }
-            Purpose::Shared => return writeln!(f, "  (index maps)"),
+        let Some((what, rule)) = purpose_rule(e, purpose) else {
+            return writeln!(f, "  (index maps)");
         };
-        let Some(rule) = rule.and_then(|r| e.program.rules.get(r)) else {
+        let Some(rule) = rule else {
             return writeln!(f, "  {what}(a rule)");
         };
         write!(f, "  {what}{}", rule.name)?;
@@ -458,7 +478,7 @@ impl<'a> PlanText<'a> {
     fn out(&self, f: &mut Formatter<'_>, slots: &[CExpr], to: &Out) -> fmt::Result {
         if let Some(agg) = to.count {
             let reached = self.plan.aggs[agg].reached;
-            let name = match self.count_purpose(agg) {
+            let name = match count_purpose(self.engine, self.plan, &self.rel_of, agg) {
                 Purpose::Count(a) => format!("count#{a}"),
                 _ => format!("the count of {}", self.names[reached]),
             };
@@ -535,7 +555,7 @@ impl<'a> PlanText<'a> {
 }
 
 /// A rule's text on one line: comments dropped, spaces collapsed.
-fn rule_text(engine: &Engine, rule: &Rule) -> String {
+pub(super) fn rule_text(engine: &Engine, rule: &Rule) -> String {
     let span = rule.span;
     let sources = &engine.program.sources;
     let text = sources.text(span.file);

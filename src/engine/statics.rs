@@ -165,7 +165,7 @@ impl Engine {
                 facts: self.fact_limit,
                 deadline,
             };
-            match store.run(&stage.plan, st, None, limits, None) {
+            match store.run(&stage.plan, st, None, limits, None, None) {
                 RunEnd::FactLimit if st.overflow.is_none() => {
                     st.overflow = Some(self.describe(store.largest_relation(&stage.plan)));
                 }

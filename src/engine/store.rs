@@ -10,6 +10,7 @@
 
 use super::counts::{Counters, MAX_SET_GROUPS, key_prefix, threshold};
 use super::plan::{ChainRole, FIRST_GATED_TIER, Op, Out, Plan, SeedSource};
+use super::profile::Profile;
 use super::tiers::copy_recent;
 use super::tuple::{EMPTY, Tuple};
 use super::var::{NO_RULE, Var};
@@ -17,6 +18,7 @@ use crate::lang::program::RelId;
 use crate::lang::value::CmpOp;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
+use std::time::Instant;
 
 // Kept at their paths from before the store was split.
 pub use super::counts::{counter_init, reached_at_start};
@@ -300,16 +302,19 @@ impl Store {
         stop: Option<usize>,
         limits: RunLimits,
         complete: Option<(usize, usize)>,
+        profile: Option<&Profile>,
     ) -> RunEnd {
         self.op_room = usize::try_from(limits.facts).unwrap_or(usize::MAX);
         loop {
-            if limits
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
-            {
+            if limits.deadline.is_some_and(|d| Instant::now() >= d) {
                 return RunEnd::Timeout;
             }
-            if !self.advance() {
+            let round_started = profile.map(|_| Instant::now());
+            let advanced = self.advance();
+            if let (Some(p), Some(t)) = (profile, round_started) {
+                p.record_round(t.elapsed());
+            }
+            if !advanced {
                 if self.finalize_exact_counts(plan, statics) {
                     continue;
                 }
@@ -356,12 +361,16 @@ impl Store {
                 if self.idle(op, plan) {
                     continue;
                 }
+                let started = profile.map(|_| (Instant::now(), self.derived));
                 match plan.chain_role.get(i) {
                     Some(&ChainRole::Head(c)) if statics.memo_scope != 0 => {
                         self.run_count_chain(c, plan, statics)
                     }
                     Some(ChainRole::Member) if statics.memo_scope != 0 => {}
                     _ => self.run_op(i, op, plan, statics),
+                }
+                if let (Some(p), Some((t, before))) = (profile, started) {
+                    p.record_op(i, t.elapsed(), self.derived - before);
                 }
             }
             if std::mem::take(&mut self.gated_fired) {
