@@ -10,6 +10,7 @@
 //! technique must name the expected one, or an easier one that applies.
 //! Codes whose technique the rules lack are counted as not covered.
 
+use crate::engine::Status;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::lang::program::Program;
 use crate::solve::{Hint, Hinter, HinterError, Solver, Verdict};
@@ -433,8 +434,13 @@ impl Checker {
                     None,
                 );
             }
-            Err(Hint::Stopped(_)) => {
-                return result(CaseVerdict::Failed("a limit stopped it".into()), None);
+            Err(Hint::Stopped(status)) => {
+                let why = match status {
+                    Status::FactLimit(grew) => format!("a limit stopped it ({grew} grew most)"),
+                    Status::Timeout => "a limit stopped it (the time limit)".to_string(),
+                    _ => "a limit stopped it".to_string(),
+                };
+                return result(CaseVerdict::Failed(why), None);
             }
             Err(_) => Vec::new(),
         };

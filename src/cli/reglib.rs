@@ -3,9 +3,10 @@
 //! a hint names the expected technique). The checking itself is
 //! `crate::reglib`.
 
-use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_program, stderr};
+use super::{
+    BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, FactLimit, RuleArgs, load_program, stderr,
+};
 use crate::batch;
-use crate::engine::DEFAULT_FACT_LIMIT;
 use crate::reglib::{
     CaseResult, CaseVerdict, Checker, CheckerError, CodeMap, read_library, standard_maps,
 };
@@ -35,6 +36,9 @@ pub struct ReglibArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: ReglibFormat,
+    /// How many facts one case's run may store.
+    #[command(flatten)]
+    pub facts: FactLimit,
     /// Threads and the progress line.
     #[command(flatten)]
     pub batch: BatchArgs,
@@ -125,7 +129,7 @@ pub fn reglib_command(args: &ReglibArgs) -> io::Result<i32> {
     maps.retain(|m| {
         args.map.contains(m) || program.techniques.iter().any(|t| t.name == m.technique)
     });
-    let checker = match Checker::new(&program, maps, DEFAULT_FACT_LIMIT) {
+    let checker = match Checker::new(&program, maps, args.facts.max_facts) {
         Ok(c) => c,
         Err(CheckerError::Hinter(HinterError::Rules(e))) => {
             stderr::rules_error(&e);
