@@ -1,5 +1,5 @@
-//! Running one operator of a plan over a store: maps, merge joins (in
-//! pieces under the fact limit), probe joins, and leapjoin extensions with
+//! Running one operator of a plan over a store: maps, joins of sorted
+//! batches (cut at the fact limit), probe joins, and leapjoin extensions with
 //! a static index (memoised when the plan says so), with the lookups their
 //! checks make. The round loop that calls them is `store`; what the
 //! operators are is `plan::ops`.
@@ -14,7 +14,7 @@ use super::tuple::{Frame, HALF, Half, Tuple};
 use super::var::Var;
 use crate::lang::program::Value;
 use crate::lang::value::WhereOp;
-use datafrog::{ExtendWith, Leapers, Relation, ValueFilter};
+use datafrog::{ExtendWith, Leaper, Leapers, Relation, ValueFilter};
 use std::cell::Cell;
 
 /// What checks look tuples up in during a round: the static indexes for
@@ -187,8 +187,8 @@ impl Store {
     }
 }
 
-/// Semi-naive merge join of two variables (datafrog's `Relation::from_join`
-/// over new-with-old, old-with-new and new-with-new batches).
+/// Semi-naive join of two variables: new with old, old with new and new
+/// with new batches (see [`join_by_lookup`]).
 fn join(
     left: &Var,
     right: &Var,
@@ -211,48 +211,55 @@ fn join(
     };
     if !l_recent.is_empty() {
         for batch in right.stable_batches() {
-            join_in_pieces(l_recent, batch, &mut logic, room, &mut out);
+            join_by_lookup(l_recent, batch, &mut logic, room, &mut out);
         }
     }
     if !r_recent.is_empty() {
         for batch in left.stable_batches() {
-            join_in_pieces(batch, r_recent, &mut logic, room, &mut out);
+            join_by_lookup(batch, r_recent, &mut logic, room, &mut out);
         }
     }
     if !l_recent.is_empty() && !r_recent.is_empty() {
-        join_in_pieces(l_recent, r_recent, &mut logic, room, &mut out);
+        join_by_lookup(l_recent, r_recent, &mut logic, room, &mut out);
     }
     out
 }
 
-/// datafrog's merge join of `a` and `b` into `out`, stopping once `out`
-/// holds `room` tuples. `from_join` keeps one result per matching pair, so
-/// `a` is joined in pieces small enough that a piece's pairs fit in `room`
-/// (each tuple of `a` meets at most all of `b`); only a join that could
-/// outgrow the limit is split, and only it pays for copying its pieces.
-fn join_in_pieces(
+/// The pairs of a merge join of `a` and `b` (sorted by key) into `out`,
+/// stopping once `out` holds `room` tuples: each tuple of the smaller side
+/// is looked up in the larger with datafrog's `ExtendWith` (a binary
+/// search). `Relation::from_join` would also sort and deduplicate the
+/// results, which the variable they go to does anyway, by hashing.
+fn join_by_lookup(
     a: &Relation<Tuple>,
     b: &Relation<Tuple>,
     logic: &mut impl FnMut(&Half, &Half, &Half) -> Option<Tuple>,
     room: usize,
     out: &mut Vec<Tuple>,
 ) {
-    let collect = |r: Relation<Option<Tuple>>, out: &mut Vec<Tuple>| {
-        out.extend(r.elements.into_iter().flatten())
+    let (small, large, swapped) = if a.len() <= b.len() {
+        (a, b, false)
+    } else {
+        (b, a, true)
     };
-    let piece = (room / b.len().max(1)).max(1);
-    if a.len() <= piece {
-        collect(Relation::from_join(a, b, &mut *logic), out);
-        return;
-    }
-    for chunk in a.elements.chunks(piece) {
+    let mut index = ExtendWith::from(large, |t: &Tuple| t.0);
+    let mut values: Vec<&Half> = Vec::new();
+    for t in small.iter() {
+        if Leaper::count(&mut index, t) == 0 {
+            continue;
+        }
+        Leaper::propose(&mut index, t, &mut values);
+        for v in values.drain(..) {
+            let pair = if swapped {
+                logic(&t.0, v, &t.1)
+            } else {
+                logic(&t.0, &t.1, v)
+            };
+            out.extend(pair);
+        }
         if out.len() >= room {
             return;
         }
-        let part = Relation {
-            elements: chunk.to_vec(),
-        };
-        collect(Relation::from_join(&part, b, &mut *logic), out);
     }
 }
 

@@ -8,7 +8,7 @@
 //! - a static atom is an [`Op::Extend`]: a datafrog leapjoin that proposes
 //!   the atom's new values from a pre-built index, with the rule's
 //!   comparisons and negations as value filters;
-//! - a changing atom is an [`Op::Join`]: a datafrog merge join of the chain
+//! - a changing atom is an [`Op::Join`]: a join of the chain
 //!   (keyed on the shared variables) with an index variable of the atom's
 //!   relation, so both sides' deltas are joined with the other's history
 //!   (when neither side has values beside the key, a *probe* join instead
