@@ -5,8 +5,12 @@ use crate::engine::profile::ProfileLine;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-/// Lines below this share of the total are summed into one line.
+/// In a table longer than [`SHORT_TABLE`] lines, lines below this share
+/// of the total are summed into one line.
 const SHOWN_SHARE: f64 = 0.002;
+
+/// A table of at most this many lines is shown whole.
+const SHORT_TABLE: usize = 30;
 
 /// The longest rule text shown; longer ones end in `...`.
 const TEXT_WIDTH: usize = 72;
@@ -37,8 +41,9 @@ pub fn render(lines: &[ProfileLine], jobs: usize) -> String {
             t.as_secs_f64() / total.as_secs_f64()
         }
     };
-    let (shown, rest): (Vec<&ProfileLine>, Vec<&ProfileLine>) =
-        lines.iter().partition(|l| share(l.time) >= SHOWN_SHARE);
+    let (shown, rest): (Vec<&ProfileLine>, Vec<&ProfileLine>) = lines
+        .iter()
+        .partition(|l| lines.len() <= SHORT_TABLE || share(l.time) >= SHOWN_SHARE);
     for l in shown {
         let _ = write!(
             out,
@@ -100,11 +105,14 @@ mod tests {
     #[test]
     fn small_lines_are_summed_and_long_rules_cut() {
         let long = "x".repeat(100);
-        let lines = [
+        let mut lines = vec![
             line("rules/a.dl:3", 900, "a(X) :- b(X)."),
             line("rules/b.dl:4", 99, &long),
             line("rules/c.dl:5", 1, "c(X) :- d(X)."),
         ];
+        // A short table is shown whole.
+        assert!(render(&lines, 1).contains("rules/c.dl:5"));
+        lines.extend((0..SHORT_TABLE).map(|i| line(&format!("rules/d.dl:{i}"), 0, "")));
         let text = render(&lines, 2);
         assert!(
             text.starts_with(
@@ -118,8 +126,11 @@ mod tests {
         );
         assert!(text.contains(&format!("rules/b.dl:4  {}...\n", "x".repeat(69))));
         assert!(!text.contains("rules/c.dl"));
-        assert!(text.contains(
-            "  0.1%     0.001         3          7       (1 more line, each under 0.2%)\n"
-        ));
+        assert!(text.contains(&format!(
+            "  0.1%     0.001        {}        {}       ({} more lines, each under 0.2%)\n",
+            3 * (SHORT_TABLE + 1),
+            7 * (SHORT_TABLE + 1),
+            SHORT_TABLE + 1
+        )));
     }
 }
