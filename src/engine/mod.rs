@@ -13,7 +13,8 @@
 //! `branch` is one puzzle's [`Solve`]; at run time [`store`] holds the
 //! facts and runs rounds, `ops` runs one operator, `counts` the counters,
 //! `tiers` the gated tiers, [`profile`] the time per rule (`--profile`),
-//! with [`var`], [`seeds`], `needs`, `memo` and [`tuple`] beneath them. This file holds the [`Engine`] itself.
+//! with [`var`], [`seeds`], `needs`, `memo` and [`tuple`] beneath them.
+//! This file holds the [`Engine`] itself.
 
 mod branch;
 mod compile;

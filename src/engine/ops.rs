@@ -225,7 +225,7 @@ fn join(
     out
 }
 
-/// The pairs of a merge join of `a` and `b` (sorted by key) into `out`,
+/// The pairs of a join of `a` and `b` (sorted by key) into `out`,
 /// stopping once `out` holds `room` tuples: each tuple of the smaller side
 /// is looked up in the larger with datafrog's `ExtendWith` (a binary
 /// search). `Relation::from_join` would also sort and deduplicate the
@@ -267,7 +267,7 @@ fn join_by_lookup(
 /// `Op::Join::probe`) in round `step`: each new left tuple is looked up
 /// among the right's facts known before this round, each new right tuple
 /// among the left's facts older than the last round. These are the pairs
-/// the merge join sees (new with old, old with new, new with new), found
+/// the batch join sees (new with old, old with new, new with new), found
 /// without sorted batches.
 fn probe_join(
     left: &Var,

@@ -21,7 +21,7 @@ use std::time::Duration;
 pub struct Profile {
     ops: Vec<OpCost>,
     /// Time spent ending rounds: new facts sorted and merged into the
-    /// stable batches of the variables that merge joins read.
+    /// stable batches of the variables that joins read.
     rounds: OpCost,
 }
 

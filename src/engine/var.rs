@@ -8,8 +8,8 @@
 //! came from. That map is the deduplication (a fact derived again is
 //! dropped on arrival, with no sorting or merging against older batches)
 //! and the provenance at once, and a fork shares it (a [`LayeredMap`]).
-//! Only a variable that a merge join reads keeps its facts as sorted
-//! batches too, because datafrog's `from_join` walks them in order;
+//! Only a variable that a join reads keeps its facts as sorted batches
+//! too, because the join looks keys up in them (datafrog's `ExtendWith`);
 //! and a variable whose facts are new by construction and only ever read
 //! as they arrive (tier copies, reached groups) keeps none at all.
 
@@ -84,7 +84,7 @@ impl FactOrigin {
 pub enum Keep {
     /// Every fact with its origin (deduplication, provenance, lookups).
     Facts,
-    /// The same, and the stable facts as sorted batches for a merge join.
+    /// The same, and the stable facts as sorted batches for a join.
     Sorted,
     /// Only how many arrived: every fact inserted is new by construction,
     /// and nothing reads the variable but operators taking recent facts.
