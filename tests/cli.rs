@@ -769,4 +769,24 @@ fn profile_names_each_rule_and_counts_what_it_derived() {
     let givens = ESSAY_1.chars().filter(|c| c.is_ascii_digit()).count() as u64;
     assert_eq!(placed_by_rules, 81 - givens, "{stderr}");
     assert!(stderr.contains("(ending rounds: new facts sorted into batches)"));
+    // Two threads, and the engine that counts solutions: one table, its
+    // times summed over both.
+    let out = sudolog()
+        .args([
+            "solve",
+            "--profile",
+            "--count",
+            "2",
+            "-j2",
+            "--format",
+            "line",
+            "tests/data/essay.txt",
+        ])
+        .assert()
+        .get_output()
+        .clone();
+    let (_, stderr) = common::text(&out);
+    assert_eq!(stderr.matches("profile: ").count(), 1, "{stderr}");
+    assert!(stderr.contains("(summed over 2 threads)"), "{stderr}");
+    assert!(stderr.contains("rules/singles.dl:"), "{stderr}");
 }

@@ -187,6 +187,41 @@ fn the_command_prints_the_table_and_fails_on_a_failure() {
 }
 
 #[test]
+fn a_case_stopped_by_the_fact_limit_names_the_relation_that_grew() {
+    // The library's header and its first locked candidates case.
+    let text = std::fs::read_to_string(repo_path(LIBRARY)).unwrap();
+    let header = text.lines().filter(|l| l.starts_with('#'));
+    let case = text.lines().find(|l| l.starts_with(":0100:")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one.txt");
+    let lines: Vec<&str> = header.chain([case]).collect();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let path = path.to_str().unwrap();
+    let out = run(&["reglib", "--no-progress", "--failures", path], None);
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(
+        &[
+            "reglib",
+            "--no-progress",
+            "--failures",
+            "--max-facts",
+            "5000",
+            path,
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "0100 Locked Candidate Type 1: a limit stopped it \
+             (the count of the rule at rules/locked.dl:"
+        ) && text.contains("grew most)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn bad_library_files_are_located_errors_within_a_bound() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("lib.txt");
