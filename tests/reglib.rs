@@ -308,7 +308,7 @@ fn the_optional_files_pass_hodokus_als_sue_de_coq_and_death_blossom_cases() {
 fn the_optional_als_chains_pass_hodokus_als_chain_cases_within_a_smaller_fact_limit() {
     // HoDoKu's ALS-XY-chains and grouped chains with ALS, each run on its
     // own over a state with many candidates, close chains over hundreds
-    // of ALS: most of the 47 cases need more than a million facts (42
+    // of ALS: most of the 47 cases need more than a million facts (43
     // pass at the default limit, see the README). The suite runs them at
     // a smaller limit, which keeps it fast: those that pass there must
     // pass, the others stop at the limit, and nothing is ever wrong.
@@ -347,7 +347,7 @@ fn the_optional_als_chains_pass_hodokus_als_chain_cases_within_a_smaller_fact_li
                 passed += 1;
             }
             CaseVerdict::Failed(why) if why.starts_with("a limit stopped it") => {}
-            // A continuous loop's locked digits (not looked for).
+            // One continuous loop misses one of its eliminations.
             CaseVerdict::Failed(why) if why.starts_with("missed") => missed += 1,
             other => panic!("line {}: {other:?}", r.line),
         }
