@@ -172,3 +172,21 @@ fn puzzles_with_no_or_several_solutions_are_graded_as_such() {
         .assert()
         .success();
 }
+
+#[test]
+fn grade_profile_reports_the_rules_time_after_the_grades() {
+    let out = sudolog()
+        .args(["grade", "--profile", "-j1", "tests/data/essay.txt"])
+        .assert()
+        .get_output()
+        .clone();
+    let (stdout, stderr) = common::text(&out);
+    assert!(
+        stdout.contains("grade (hardest technique needed)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("profile:"), "{stdout}");
+    assert!(stderr.starts_with("profile: "), "{stderr}");
+    // The third puzzle needs a fish, whose rules are timed too.
+    assert!(stderr.contains("rules/fish.dl:"), "{stderr}");
+}

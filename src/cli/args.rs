@@ -1,11 +1,12 @@
 //! The argument groups several commands share: how a batch runs (threads,
-//! the progress line) and how far one puzzle's search may go (the limits),
+//! the progress line, the profile) and how far one puzzle's search may go (the limits),
 //! each with the function that turns it into run settings.
 
 use super::progress;
 use crate::batch;
-use crate::engine::DEFAULT_FACT_LIMIT;
+use crate::engine::{DEFAULT_FACT_LIMIT, Engine};
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
+use crate::report;
 use crate::solve::{Mode, SearchOptions};
 use clap::Args;
 use std::time::Duration;
@@ -32,6 +33,33 @@ impl BatchArgs {
     /// The progress line, counting `what` (hidden unless it can help).
     pub fn progress(&self, what: &str) -> indicatif::ProgressBar {
         progress::start(!self.no_progress, what)
+    }
+}
+
+/// Whether a batch command (`solve`, `grade`) times every rule and reports
+/// where the time went.
+#[derive(Args, Debug, Clone)]
+pub struct ProfileArg {
+    /// Time every rule and print where the time went, on stderr after the
+    /// results: one line per rule (and per count in a rule), costliest
+    /// first. Timing slows the run a little.
+    #[arg(long)]
+    pub profile: bool,
+}
+
+impl ProfileArg {
+    /// Starts timing `engine`'s rules if asked.
+    pub fn start(&self, engine: &mut Engine) {
+        if self.profile {
+            engine.enable_profile();
+        }
+    }
+
+    /// Prints the profile of a batch run on `jobs` threads, if asked.
+    pub fn report(&self, engine: &Engine, jobs: usize) {
+        if let Some(lines) = engine.profile() {
+            note!("{}", report::profile::render(&lines, jobs));
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! `sudolog grade`: how hard each puzzle is for the rule library.
 
 use super::outside::OutsideCells;
-use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_engine};
+use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, ProfileArg, RuleArgs, load_engine};
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::solve::{Grade, grade};
@@ -21,6 +21,9 @@ pub struct GradeArgs {
     /// The same as `--format json` (kept for scripts written before it).
     #[arg(long, hide = true, conflicts_with = "format")]
     pub json: bool,
+    /// Where the rules' time went.
+    #[command(flatten)]
+    pub profile: ProfileArg,
     /// Threads and the progress line.
     #[command(flatten)]
     pub batch: BatchArgs,
@@ -42,9 +45,10 @@ pub enum GradeFormat {
 /// Runs `grade`.
 pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
     let json = args.json || args.format == GradeFormat::Json;
-    let Some(engine) = load_engine(&args.rules) else {
+    let Some(mut engine) = load_engine(&args.rules) else {
         return Ok(EXIT_INVALID);
     };
+    args.profile.start(&mut engine);
     let program = engine.program();
     let mut summary: BTreeMap<String, usize> = BTreeMap::new();
     let mut fired: BTreeMap<String, (usize, u64)> = BTreeMap::new();
@@ -153,6 +157,8 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
             writeln!(out, "{t:<18} {n:>22}   {facts:>13}")?;
         }
     }
+    out.flush()?;
+    args.profile.report(&engine, args.batch.threads());
     Ok(if invalid > 0 {
         EXIT_INVALID
     } else if ungraded > 0 {

@@ -2,7 +2,7 @@
 //! result rendered by its worker and printed in input order, with the
 //! `--stats` summary and the exit code of the whole run.
 
-use super::args::{BatchArgs, Limits};
+use super::args::{BatchArgs, Limits, ProfileArg};
 use super::outside::OutsideCells;
 use super::rules::{RuleArgs, load_solve_engine};
 use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, interrupt};
@@ -63,11 +63,9 @@ pub struct SolveArgs {
     /// no time.)
     #[arg(long)]
     pub no_provenance: bool,
-    /// Time every rule and print where the time went, on stderr after the
-    /// results: one line per rule (and per count in a rule), costliest
-    /// first. Timing slows the run a little.
-    #[arg(long)]
-    pub profile: bool,
+    /// Where the rules' time went.
+    #[command(flatten)]
+    pub profile: ProfileArg,
     /// Threads and the progress line.
     #[command(flatten)]
     pub batch: BatchArgs,
@@ -94,9 +92,7 @@ pub fn solve_command(args: &SolveArgs) -> io::Result<i32> {
         return Ok(EXIT_INVALID);
     };
     engine.set_provenance(!args.no_provenance);
-    if args.profile {
-        engine.enable_profile();
-    }
+    args.profile.start(&mut engine);
     let mode = match (args.logic_only, args.count) {
         (true, _) => Mode::LogicOnly,
         (false, Some(n)) => Mode::Count(n),
@@ -216,9 +212,7 @@ pub fn solve_command(args: &SolveArgs) -> io::Result<i32> {
     if args.stats {
         note!("{}", summary.render(started.elapsed(), jobs));
     }
-    if let Some(lines) = engine.profile() {
-        note!("{}", report::profile::render(&lines, jobs));
-    }
+    args.profile.report(&engine, jobs);
     Ok(if interrupt::interrupted() {
         noteln!("interrupted; the results above are complete up to there");
         interrupt::EXIT_INTERRUPTED
