@@ -1,6 +1,6 @@
 //! The argument groups several commands share: how a batch runs (threads,
-//! the progress line, the profile) and how far one puzzle's search may go (the limits),
-//! each with the function that turns it into run settings.
+//! the progress line, the profile) and how far one puzzle's search may go
+//! (the limits), each with the function that turns it into run settings.
 
 use super::progress;
 use crate::batch;

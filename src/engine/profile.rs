@@ -94,6 +94,16 @@ pub struct ProfileLine {
     pub new_facts: u64,
 }
 
+impl ProfileLine {
+    /// Adds one operator's (or the rounds') cost to the line.
+    fn add(&mut self, cost: &OpCost) {
+        let (nanos, runs, new_facts) = cost.load();
+        self.time += Duration::from_nanos(nanos);
+        self.runs += runs;
+        self.new_facts += new_facts;
+    }
+}
+
 impl Engine {
     /// Starts timing every operator of the fixpoint, for this engine and
     /// the one it counts with (see [`Engine::profile`]).
@@ -109,56 +119,47 @@ impl Engine {
     /// [`Engine::enable_profile`] was called. The engine that counts
     /// solutions has the same rules: its lines are added in.
     pub fn profile(&self) -> Option<Vec<ProfileLine>> {
-        let profile = self.profile.as_ref()?;
+        self.profile.as_ref()?;
         let mut lines: Vec<ProfileLine> = Vec::new();
+        let mut rounds = ProfileLine {
+            what: "(ending rounds: new facts sorted into batches)".to_string(),
+            rule_text: String::new(),
+            tier: 0,
+            time: Duration::ZERO,
+            runs: 0,
+            new_facts: 0,
+        };
         let engines = [Some(self), self.counting.as_deref()];
         for (e, p) in engines
             .into_iter()
             .flatten()
             .filter_map(|e| Some((e, e.profile.as_ref()?)))
         {
+            rounds.add(&p.rounds);
             for (purpose, ops) in runs(e, &e.dynamic) {
                 let (what, rule_text, tier) = e.purpose_words(purpose);
-                let (mut nanos, mut count, mut new_facts) = (0, 0, 0);
-                for op in ops {
-                    if let Some(cost) = p.ops.get(op) {
-                        let (n, r, f) = cost.load();
-                        nanos += n;
-                        count += r;
-                        new_facts += f;
+                let at = match lines.iter().position(|l| l.what == what) {
+                    Some(at) => at,
+                    None => {
+                        lines.push(ProfileLine {
+                            what,
+                            rule_text,
+                            tier,
+                            time: Duration::ZERO,
+                            runs: 0,
+                            new_facts: 0,
+                        });
+                        lines.len() - 1
                     }
-                }
-                let time = Duration::from_nanos(nanos);
-                match lines.iter_mut().find(|l| l.what == what) {
-                    Some(line) => {
-                        line.time += time;
-                        line.runs += count;
-                        line.new_facts += new_facts;
-                    }
-                    None => lines.push(ProfileLine {
-                        what,
-                        rule_text,
-                        tier,
-                        time,
-                        runs: count,
-                        new_facts,
-                    }),
+                };
+                for cost in ops.iter().filter_map(|&op| p.ops.get(op)) {
+                    lines[at].add(cost);
                 }
             }
         }
         lines.retain(|l| l.runs > 0);
         lines.sort_by(|a, b| b.time.cmp(&a.time).then_with(|| a.what.cmp(&b.what)));
-        let (nanos, count, _) = profile.rounds.load();
-        let counted = self.counting.as_ref().and_then(|c| c.profile.as_ref());
-        let (extra_nanos, extra_count, _) = counted.map_or((0, 0, 0), |p| p.rounds.load());
-        lines.push(ProfileLine {
-            what: "(ending rounds: new facts sorted into batches)".to_string(),
-            rule_text: String::new(),
-            tier: 0,
-            time: Duration::from_nanos(nanos + extra_nanos),
-            runs: count + extra_count,
-            new_facts: 0,
-        });
+        lines.push(rounds);
         Some(lines)
     }
 

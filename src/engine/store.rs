@@ -366,7 +366,8 @@ impl Store {
                     Some(&ChainRole::Head(c)) if statics.memo_scope != 0 => {
                         self.run_count_chain(c, plan, statics)
                     }
-                    Some(ChainRole::Member) if statics.memo_scope != 0 => {}
+                    // Its chain's head ran it: nothing to run, or to time.
+                    Some(ChainRole::Member) if statics.memo_scope != 0 => continue,
                     _ => self.run_op(i, op, plan, statics),
                 }
                 if let (Some(p), Some((t, before))) = (profile, started) {
