@@ -29,6 +29,7 @@ mod search;
 mod single_digit;
 mod soundness;
 mod techniques;
+mod templates;
 mod uniqueness;
 mod variants;
 mod verify_rules;
