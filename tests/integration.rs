@@ -11,6 +11,7 @@ mod bug;
 mod cli;
 mod differential;
 mod engine_semantics;
+mod forcing;
 mod grade;
 mod hint;
 mod inspect;

@@ -11,7 +11,7 @@ use sudolog::engine::tuple::slot;
 use sudolog::inspect::db::FactDb;
 use sudolog::inspect::path::{PathStep, solution_path};
 use sudolog::lang::program::Builtin;
-use sudolog::solve::{BranchEnd, Mode, SearchOptions, TraceEvent, solve_keeping};
+use sudolog::solve::{BranchEnd, Forcing, Mode, SearchOptions, TraceEvent, solve_keeping};
 use sudolog::{Engine, Puzzle, RuleSources};
 
 const ESSAY: &str = "tests/data/essay.txt";
@@ -24,6 +24,15 @@ const MAGICTOUR_SOLUTIONS: &str = "tests/data/path/magictour200.solutions.txt";
 enum Item {
     Batch(u32, usize, BTreeSet<(bool, usize, u8)>),
     Guess(usize, u8),
+    Forcing(u32, BTreeSet<(bool, usize, u8)>),
+}
+
+/// What a forcing step placed and eliminated.
+fn forcing_set(f: &sudolog::solve::ForcingStep) -> BTreeSet<(bool, usize, u8)> {
+    let placed = f.placed.iter().map(|&(c, d)| (true, c, d));
+    placed
+        .chain(f.eliminated.iter().map(|&(c, d)| (false, c, d)))
+        .collect()
 }
 
 /// The whole library, with provenance, as `path` runs it.
@@ -87,6 +96,9 @@ fn trace_items(engine: &Engine, events: &[TraceEvent]) -> Vec<Item> {
                 }
             }
             TraceEvent::Guess { cell, digit, .. } => items.push(Item::Guess(cell, digit)),
+            TraceEvent::Forcing { step, forcing } => {
+                items.push(Item::Forcing(step, forcing_set(&forcing)))
+            }
             TraceEvent::End { .. } => {}
         }
     }
@@ -100,6 +112,7 @@ fn path_items(steps: &[PathStep]) -> Vec<Item> {
     for s in steps {
         match s {
             PathStep::Guess(g) => items.push(Item::Guess(g.cell, g.digit)),
+            PathStep::Forcing(f) => items.push(Item::Forcing(f.step, forcing_set(&f.forcing))),
             PathStep::Firing(f) => {
                 let facts = f.conclusions.iter().map(|c| (c.placed, c.cell, c.digit));
                 match items.last_mut() {
@@ -117,17 +130,18 @@ fn path_items(steps: &[PathStep]) -> Vec<Item> {
 /// Checks one puzzle: the path agrees with the trace; each firing's
 /// conclusions were derived by its rule at its step, come with the rule's
 /// words, and are true of the solution.
-fn check_puzzle(engine: &Engine, line: &str, solution: &[u8], what: &str) {
+fn check_puzzle(engine: &Engine, line: &str, solution: &[u8], what: &str, forcing: Forcing) {
     let puzzle: Puzzle = line.parse().expect("a puzzle");
     let traced = SearchOptions {
         mode: Mode::First,
         trace: true,
+        forcing,
         ..SearchOptions::default()
     };
     let (outcome, kept) = solve_keeping(engine, &puzzle, &traced, true);
     assert_eq!(outcome.grid, solution, "{what}: solved to its solution");
     let state = kept.expect("a solved puzzle keeps its branch");
-    let db = FactDb::new(engine.program(), &state);
+    let db = FactDb::new(engine.program(), &state).with_forcing(&outcome.forcing);
     let steps = solution_path(&db);
     assert!(!steps.is_empty(), "{what}: a path");
     assert_eq!(
@@ -140,6 +154,20 @@ fn check_puzzle(engine: &Engine, line: &str, solution: &[u8], what: &str) {
         db.program.builtin(Builtin::Eliminated),
     );
     for s in &steps {
+        if let PathStep::Forcing(f) = s {
+            for &(cell, digit) in &f.forcing.placed {
+                assert_eq!(
+                    solution[cell], digit,
+                    "{what}: forcing placed a wrong digit"
+                );
+            }
+            for &(cell, digit) in &f.forcing.eliminated {
+                assert_ne!(
+                    solution[cell], digit,
+                    "{what}: forcing eliminated the solution"
+                );
+            }
+        }
         let PathStep::Firing(f) = s else { continue };
         assert!(!f.words.is_empty(), "{what}: step {} has no words", f.step);
         assert!(!f.conclusions.is_empty(), "{what}: an empty step");
@@ -183,8 +211,45 @@ fn the_path_agrees_with_the_trace_on_the_essay_and_200_magictour_puzzles() {
     }
     assert_eq!(cases.len(), 203);
     for (i, (line, solution)) in cases.iter().enumerate() {
-        check_puzzle(&engine, line, solution, &format!("puzzle {}", i + 1));
+        let what = format!("puzzle {}", i + 1);
+        check_puzzle(&engine, line, solution, &what, Forcing::default());
     }
+}
+
+#[test]
+fn the_path_agrees_with_the_trace_with_forcing_on_40_magictour_puzzles() {
+    // Forcing steps, where the rules stall, instead of guesses.
+    let engine = engine();
+    let solutions = read_lines(MAGICTOUR_SOLUTIONS);
+    let forcing = Forcing {
+        depth: 1,
+        ..Forcing::default()
+    };
+    let mut forced = 0;
+    for (i, (line, solution)) in read_lines(MAGICTOUR)
+        .iter()
+        .zip(&solutions)
+        .take(40)
+        .enumerate()
+    {
+        let digits: Vec<u8> = solution.bytes().map(|b| b - b'0').collect();
+        check_puzzle(
+            &engine,
+            line,
+            &digits,
+            &format!("puzzle {}", i + 1),
+            forcing,
+        );
+        let puzzle: Puzzle = line.parse().unwrap();
+        let options = SearchOptions {
+            forcing,
+            ..SearchOptions::default()
+        };
+        let outcome = sudolog::solve(&engine, &puzzle, &options);
+        assert_eq!(outcome.stats.branches, 0, "puzzle {}: no guess", i + 1);
+        forced += usize::from(outcome.stats.forcing_steps > 0);
+    }
+    assert!(forced >= 5, "forcing worked on {forced} of 40");
 }
 
 /// `sudolog ARGS`, with `stdin` as its standard input when given.

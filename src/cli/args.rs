@@ -3,11 +3,12 @@
 //! (the limits), each with the function that turns it into run settings.
 
 use super::progress;
+use super::rules::TierCap;
 use crate::batch;
 use crate::engine::{DEFAULT_FACT_LIMIT, Engine};
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::report;
-use crate::solve::{Mode, SearchOptions};
+use crate::solve::{Forcing, Mode, SearchOptions};
 use clap::Args;
 use std::time::Duration;
 
@@ -76,6 +77,41 @@ pub struct Limits {
     /// The fact limit of each branch.
     #[command(flatten)]
     pub facts: FactLimit,
+    /// Whether to reason with hypotheses where the rules stall.
+    #[command(flatten)]
+    pub forcing: ForcingArgs,
+}
+
+/// Forcing: where the rules stall, suppose each candidate of a cell (or
+/// each place of a digit in a unit) in a fork, and keep what every fork
+/// agrees on and what no fork survives, before any guess.
+#[derive(Args, Debug, Clone)]
+pub struct ForcingArgs {
+    /// Reason with hypotheses where the rules stall: 1 for one level, 2 to
+    /// let each hypothesis's forks force once more where they stall; 0
+    /// (the default) for none. Forks count as branches for --max-branches.
+    #[arg(long, value_name = "DEPTH", default_value_t = 0,
+          value_parser = clap::value_parser!(u32).range(0..=2))]
+    pub forcing_depth: u32,
+    /// The hardest tier the rules run in forcing's forks, or `all` for
+    /// every tier the solve runs. The default, 2 (singles and locked
+    /// candidates in the standard library), makes forcing fastest.
+    #[arg(long, value_name = "N|all", value_parser = super::rules::parse_tier_cap)]
+    pub forcing_tier: Option<TierCap>,
+}
+
+impl ForcingArgs {
+    /// The forcing settings they ask for.
+    pub fn forcing(&self) -> Forcing {
+        Forcing {
+            depth: self.forcing_depth,
+            fork_tier: match self.forcing_tier {
+                Some(TierCap::Up(t)) => Some(t),
+                Some(TierCap::All) => None,
+                None => Forcing::default().fork_tier,
+            },
+        }
+    }
 }
 
 /// How many facts one run of the rules (a branch, a technique's run) may
@@ -98,6 +134,7 @@ impl Limits {
             max_branches: self.max_branches,
             timeout: self.timeout,
             trace,
+            forcing: self.forcing.forcing(),
         }
     }
 }

@@ -183,13 +183,13 @@ fn with_facts(
         ),
         Uniqueness::Unique | Uniqueness::Unknown => {}
     }
-    let state = match kept {
-        Some(s) => s,
+    let (state, forcing) = match kept {
+        Some(s) => (s, searched.forcing),
         // No solution and no stall to show: inspect the rules' own fixpoint.
         None => {
             let logic = target.limits.search(Mode::LogicOnly, false);
             match solve_keeping(&engine, &puzzle, &logic, true) {
-                (_, Some(s)) => s,
+                (r, Some(s)) => (s, r.forcing),
                 (r, None) => {
                     let why = match r.verdict {
                         Verdict::FactLimit(grew) => format!(
@@ -210,7 +210,7 @@ fn with_facts(
             }
         }
     };
-    let db = FactDb::new(engine.program(), &state);
+    let db = FactDb::new(engine.program(), &state).with_forcing(&forcing);
     f(&db, &puzzle)
 }
 

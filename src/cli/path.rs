@@ -165,13 +165,17 @@ impl Settings<'_> {
         let (outcome, kept) = solve_keeping(self.engine, p, &self.options, true);
         // No solution and no stall to show: the rules' own fixpoint is
         // what there is to walk through.
-        let kept = kept.or_else(|| {
-            let logic = SearchOptions {
-                mode: Mode::LogicOnly,
-                ..self.options
-            };
-            solve_keeping(self.engine, p, &logic, true).1
-        });
+        let (kept, forcing) = match kept {
+            Some(state) => (Some(state), outcome.forcing),
+            None => {
+                let logic = SearchOptions {
+                    mode: Mode::LogicOnly,
+                    ..self.options
+                };
+                let (again, state) = solve_keeping(self.engine, p, &logic, true);
+                (state, again.forcing)
+            }
+        };
         let verdict = outcome.verdict;
         let found = if verdict == Verdict::Solved {
             Found::Yes
@@ -206,7 +210,7 @@ impl Settings<'_> {
             };
             return Done::new(found, text, errors, p.geometry.n);
         };
-        let db = FactDb::new(self.engine.program(), &state);
+        let db = FactDb::new(self.engine.program(), &state).with_forcing(&forcing);
         let steps = path::solution_path(&db);
         let mut errors = Vec::new();
         if self.svg.is_some() || self.html.is_some() {
@@ -230,6 +234,7 @@ impl Settings<'_> {
                         words: match s {
                             PathStep::Firing(f) => f.words.clone(),
                             PathStep::Guess(g) => format!("Guess: {}", g.words),
+                            PathStep::Forcing(f) => format!("Forcing: {}", f.words),
                         },
                         svg,
                     })

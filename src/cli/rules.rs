@@ -52,7 +52,7 @@ pub enum TierCap {
 }
 
 /// Reads `--max-tier`: a tier number or `all`.
-fn parse_tier_cap(text: &str) -> Result<TierCap, String> {
+pub(super) fn parse_tier_cap(text: &str) -> Result<TierCap, String> {
     if text.eq_ignore_ascii_case("all") {
         return Ok(TierCap::All);
     }

@@ -225,15 +225,47 @@ impl Solve<'_> {
 
     /// Places a digit as a guess.
     pub fn guess(&mut self, guess: Guess) {
-        let n = self.geometry.n;
-        let t = flat(&[
-            cell_value(guess.cell / n, guess.cell % n),
-            guess.digit as Value,
-        ]);
+        let t = self.pair_tuple(guess.cell, guess.digit);
         let origin = FactOrigin::unruled(self.store.step);
         self.store.insert(self.engine.placed, &[t], origin);
         self.store.reset_tiers();
         self.branch.push(guess);
+    }
+
+    /// Lets this solve switch on no tier above `tier` (forcing's forks run
+    /// only so many techniques).
+    pub fn cap_tiers(&mut self, tier: u32) {
+        self.store.tier_cap = tier;
+    }
+
+    /// Places a digit as a hypothesis in a fork that forcing examines and
+    /// then drops (no guess of the search: [`Solve::branch`] stays).
+    pub fn suppose(&mut self, cell: usize, digit: u8) {
+        let t = self.pair_tuple(cell, digit);
+        let origin = FactOrigin::unruled(self.store.step);
+        self.store.insert(self.engine.placed, &[t], origin);
+        self.store.reset_tiers();
+    }
+
+    /// Adds what forcing derived (`(cell, digit)` pairs), each fact's
+    /// origin being forcing at the current step.
+    pub fn force(&mut self, placed: &[(usize, u8)], eliminated: &[(usize, u8)]) {
+        let origin = FactOrigin::forced(self.store.step);
+        let tuples = |pairs: &[(usize, u8)]| -> Vec<Tuple> {
+            pairs.iter().map(|&(c, d)| self.pair_tuple(c, d)).collect()
+        };
+        let (placed_tuples, eliminated_tuples) = (tuples(placed), tuples(eliminated));
+        self.store
+            .insert(self.engine.placed, &placed_tuples, origin);
+        self.store
+            .insert(self.engine.eliminated, &eliminated_tuples, origin);
+        self.store.reset_tiers();
+    }
+
+    /// The tuple of a `placed` or `eliminated` fact.
+    fn pair_tuple(&self, cell: usize, digit: u8) -> Tuple {
+        let n = self.geometry.n;
+        flat(&[cell_value(cell / n, cell % n), digit as Value])
     }
 
     fn cell_index(&self, v: Value) -> Option<usize> {

@@ -66,6 +66,9 @@ pub struct Store {
     pub derived: u64,
     /// The hardest tier switched on (tiers below [`FIRST_GATED_TIER`] always run).
     pub active_tier: u32,
+    /// The hardest tier this store may switch on (forcing's forks may run
+    /// fewer techniques than their parent).
+    pub tier_cap: u32,
     /// Set when a rule of a gated tier derived a new fact this round that
     /// an easier tier reads (see [`Plan::resets_tiers`]).
     gated_fired: bool,
@@ -144,6 +147,7 @@ impl Store {
             firings: FxHashMap::default(),
             derived: 0,
             active_tier: FIRST_GATED_TIER - 1,
+            tier_cap: u32::MAX,
             gated_fired: false,
             missed: vec![Vec::new(); plan.copies.len()],
             pipe_buf: vec![Vec::new(); plan.vars.len()],
@@ -200,6 +204,7 @@ impl Store {
             firings: FxHashMap::default(),
             derived: 0,
             active_tier: self.active_tier,
+            tier_cap: self.tier_cap,
             gated_fired: false,
             missed: self.missed.clone(),
             pipe_buf: vec![Vec::new(); plan.vars.len()],

@@ -77,10 +77,10 @@ impl Store {
             .copies
             .iter()
             .map(|c| c.tier)
-            .filter(|&t| t > self.active_tier)
+            .filter(|&t| t > self.active_tier && t <= self.tier_cap)
             .min();
         let Some(tier) = next else {
-            self.active_tier = self.active_tier.max(plan.max_tier);
+            self.active_tier = self.active_tier.max(plan.max_tier.min(self.tier_cap));
             return false;
         };
         self.active_tier = tier;

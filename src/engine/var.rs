@@ -37,6 +37,10 @@ pub const NO_RULE: u32 = u32::MAX;
 /// candidates removed in the input.
 pub const INPUT_RULE: u32 = u32::MAX - 1;
 
+/// The rule id of facts forcing brought back from its hypotheses (see
+/// `solve::forcing`): no rule of the program derived them, the forks did.
+pub const FORCING_RULE: u32 = u32::MAX - 2;
+
 /// A fact is in one layer only, and its first origin stands.
 impl LayerValue for FactOrigin {
     fn absorb(&mut self, _newer: &Self) {}
@@ -62,9 +66,23 @@ impl FactOrigin {
         }
     }
 
-    /// Whether no rule derived the fact: a guess, or what the input states.
+    /// The origin of a fact forcing derived, arriving at `step`.
+    pub fn forced(step: u32) -> FactOrigin {
+        FactOrigin {
+            rule: FORCING_RULE,
+            step,
+        }
+    }
+
+    /// Whether no rule of the program derived the fact: a guess, what the
+    /// input states, or what forcing brought back.
     pub fn is_unruled(&self) -> bool {
-        self.rule >= INPUT_RULE
+        self.rule >= FORCING_RULE
+    }
+
+    /// Whether forcing derived the fact (see [`FactOrigin::forced`]).
+    pub fn is_forced(&self) -> bool {
+        self.rule == FORCING_RULE
     }
 
     /// Whether the fact is a guess of the branching layer (no rule derived

@@ -7,6 +7,7 @@ use crate::grid::Geometry;
 use crate::lang::program::{Builtin, Program, RelId, Value, cell_value};
 use crate::lang::value::Type;
 use crate::lang::value::{cell_coords, cell_name};
+use crate::solve::ForcingStep;
 use rustc_hash::FxHashMap;
 
 /// One fact: its values and where it came from.
@@ -87,6 +88,9 @@ pub struct FactDb<'p> {
     pub guesses: Vec<Guess>,
     /// The last step of the solve.
     pub last_step: u32,
+    /// The solve's forcing steps, each with the step its facts arrived at
+    /// (see [`FactDb::with_forcing`]).
+    pub forcing: Vec<(u32, ForcingStep)>,
 }
 
 /// A value of a column of type `ty` as people read it, wherever facts are
@@ -137,6 +141,7 @@ impl<'p> FactDb<'p> {
             relations,
             guesses: solve.branch.clone(),
             last_step,
+            forcing: Vec::new(),
         };
         let candidates = db.candidate_facts(u32::MAX);
         db.relations.push(RelFacts::from_facts(candidates));
@@ -211,12 +216,33 @@ impl<'p> FactDb<'p> {
         format!("{}({})", self.rel_name(rel), args.join(", "))
     }
 
+    /// The same facts, knowing the search's forcing steps (an
+    /// [`Outcome`](crate::solve::Outcome)'s), so that explanations can
+    /// word the facts forcing derived.
+    pub fn with_forcing(mut self, forcing: &[(u32, ForcingStep)]) -> Self {
+        self.forcing = forcing.to_vec();
+        self
+    }
+
+    /// The forcing step that brought the `placed` or `eliminated` fact
+    /// `values` of relation `rel` at `step`, if known.
+    pub fn forcing_at(&self, step: u32, rel: RelId, values: &[Value]) -> Option<&ForcingStep> {
+        let placed = rel == self.program.builtin(Builtin::Placed);
+        let cell = self.cell_index(*values.first()?)?;
+        let digit = u8::try_from(*values.get(1)?).ok()?;
+        self.forcing.iter().find_map(|(s, f)| {
+            let list = if placed { &f.placed } else { &f.eliminated };
+            (*s == step && list.contains(&(cell, digit))).then_some(f)
+        })
+    }
+
     /// How a fact's origin reads: `rules/singles.dl:10`, `a guess`, `static`.
     pub fn origin_name(&self, fact: &Fact) -> String {
         match fact.origin {
             None => "static".to_string(),
             Some(o) if o.is_guess() => "a guess".to_string(),
             Some(o) if o.is_input() => "the input".to_string(),
+            Some(o) if o.is_forced() => "forcing".to_string(),
             Some(o) => self
                 .program
                 .rules

@@ -22,6 +22,15 @@ pub enum NodeKind {
     /// A guess of the branching layer, at this depth (the guesses are
     /// described once, by [`render_guesses`]).
     Guess(usize),
+    /// Brought back by forcing from its hypothesis's forks.
+    Forced {
+        /// The forcing step in words (see `inspect::trace::forcing_words`).
+        words: String,
+        /// The fixpoint step its facts arrived at.
+        step: u32,
+        /// How many of the path's guesses were in force then.
+        branch: usize,
+    },
     /// Derived by a rule.
     Derived {
         /// `file:line`.
@@ -93,6 +102,17 @@ fn node(
     if origin.is_input() {
         return leaf(NodeKind::Input {
             placed: rel == db.program.builtin(Builtin::Placed),
+        });
+    }
+    if origin.is_forced() {
+        let words = db.forcing_at(origin.step, rel, values).map_or_else(
+            || "forcing".to_string(),
+            |f| super::trace::forcing_words(f, &db.geometry),
+        );
+        return leaf(NodeKind::Forced {
+            words,
+            step: origin.step,
+            branch: db.branch_depth(origin.step),
         });
     }
     let first_time = seen.insert((rel, values.to_vec()));
@@ -182,7 +202,7 @@ fn node(
 pub fn depth_used(node: &Node) -> usize {
     let own = match node.kind {
         NodeKind::Guess(d) => d,
-        NodeKind::Derived { branch, .. } => branch,
+        NodeKind::Derived { branch, .. } | NodeKind::Forced { branch, .. } => branch,
         _ => 0,
     };
     node.children.iter().map(depth_used).fold(own, usize::max)
@@ -343,6 +363,18 @@ fn render_into(node: &Node, indent: usize, out: &mut String) {
             };
             format!("{words} [{rule}, step {step}{path}]")
         }
+        NodeKind::Forced {
+            words,
+            step,
+            branch,
+        } => {
+            let path = if *branch == 0 {
+                String::new()
+            } else {
+                format!(", after guess {branch}")
+            };
+            format!("{words} [forcing, step {step}{path}]")
+        }
         NodeKind::Seen => "(explained above)".to_string(),
         NodeKind::Cut => "(not expanded: --depth)".to_string(),
         NodeKind::Static => "(geometry)".to_string(),
@@ -372,6 +404,16 @@ pub fn to_json(node: &Node) -> Json {
         } => {
             o["kind"] = "derived".into();
             o["rule"] = rule.clone().into();
+            o["words"] = words.clone().into();
+            o["step"] = (*step).into();
+            o["branch"] = (*branch).into();
+        }
+        NodeKind::Forced {
+            words,
+            step,
+            branch,
+        } => {
+            o["kind"] = "forcing".into();
             o["words"] = words.clone().into();
             o["step"] = (*step).into();
             o["branch"] = (*branch).into();

@@ -11,11 +11,13 @@
 use super::db::FactDb;
 use super::explain::describe_guess;
 use super::firing::{Candidate, Conclusion, Derived, Evaluators, Firing, Pattern, firings};
+use super::trace::forcing_words;
 use crate::engine::Guess;
 use crate::grid::Geometry;
-use crate::lang::program::{Builtin, Value};
+use crate::lang::program::{Builtin, Value, cell_value};
 use crate::lang::value::Type;
 use crate::picture::{Board, Marks, svg};
+use crate::solve::{ForcingStep, ForkEnd, Hypothesis};
 use itertools::Itertools;
 use serde_json::{Value as Json, json};
 
@@ -26,6 +28,58 @@ pub enum PathStep {
     Firing(Firing),
     /// The search guessed.
     Guess(GuessStep),
+    /// Forcing brought facts back from a hypothesis's forks.
+    Forcing(ForcingPathStep),
+}
+
+/// A forcing step of the solution's branch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForcingPathStep {
+    /// The fixpoint step its facts arrived at.
+    pub step: u32,
+    /// The hypothesis, its forks, and what came back.
+    pub forcing: ForcingStep,
+    /// The step in words (see [`forcing_words`]).
+    pub words: String,
+}
+
+impl ForcingPathStep {
+    /// What it placed and eliminated.
+    fn conclusions(&self) -> Vec<Conclusion> {
+        let placed = (self.forcing.placed.iter()).map(|&(cell, digit)| Conclusion {
+            placed: true,
+            cell,
+            digit,
+        });
+        let eliminated = (self.forcing.eliminated.iter()).map(|&(cell, digit)| Conclusion {
+            placed: false,
+            cell,
+            digit,
+        });
+        placed.chain(eliminated).collect()
+    }
+
+    /// Its hypothesis as a step's name: `Cell forcing on r3c5 {2,7}`,
+    /// `Unit forcing on 4 in row5`.
+    fn label(&self, g: Geometry) -> String {
+        match &self.forcing.hypothesis {
+            Hypothesis::Cell(cell) => {
+                let digits: Vec<u8> = self.forcing.forks.iter().map(|k| k.digit).collect();
+                format!(
+                    "Cell forcing on {} {}",
+                    g.cell_name(*cell),
+                    g.digit_set_text(&digits)
+                )
+            }
+            Hypothesis::Unit { unit, digit } => {
+                format!(
+                    "Unit forcing on {} in {}",
+                    g.digit_symbol(*digit),
+                    unit.name()
+                )
+            }
+        }
+    }
 }
 
 /// A guess of the solution's branch.
@@ -49,6 +103,7 @@ impl PathStep {
         match self {
             PathStep::Firing(f) => f.step,
             PathStep::Guess(g) => g.step,
+            PathStep::Forcing(f) => f.step,
         }
     }
 }
@@ -64,6 +119,23 @@ pub fn solution_path(db: &FactDb) -> Vec<PathStep> {
     for guess in &db.guesses {
         if let Some(step) = guess_step(db, guess) {
             steps.push(step);
+        }
+    }
+    // The forcing steps of this branch: those whose facts it holds.
+    for (step, f) in &db.forcing {
+        let placed = db.program.builtin(Builtin::Placed);
+        let eliminated = db.program.builtin(Builtin::Eliminated);
+        let here = |rel: usize, &(cell, digit): &(usize, u8)| {
+            let n = db.geometry.n;
+            let values = [cell_value(cell / n, cell % n), Value::from(digit)];
+            (db.relations[rel].find(&values))
+                .and_then(|fact| fact.origin)
+                .is_some_and(|o| o.is_forced() && o.step == *step)
+        };
+        let ours = f.placed.iter().any(|p| here(placed, p))
+            || f.eliminated.iter().any(|e| here(eliminated, e));
+        if ours {
+            steps.push(forcing_step(db, *step, f));
         }
     }
     // A guess comes before what the rules derive from it.
@@ -93,6 +165,14 @@ pub fn step_of(db: &FactDb, placed: bool, values: &[Value]) -> Option<PathStep> 
             .iter()
             .find(|g| g.cell == wanted.cell && g.digit == wanted.digit)?;
         return guess_step(db, guess);
+    }
+    if origin.is_forced() {
+        let rel = if placed {
+            db.program.builtin(Builtin::Placed)
+        } else {
+            db.program.builtin(Builtin::Eliminated)
+        };
+        return (db.forcing_at(origin.step, rel, values)).map(|f| forcing_step(db, origin.step, f));
     }
     if origin.is_unruled() {
         return None;
@@ -168,6 +248,15 @@ fn guess_step(db: &FactDb, guess: &Guess) -> Option<PathStep> {
     }))
 }
 
+/// A forcing step of the branch as a path step.
+fn forcing_step(db: &FactDb, step: u32, forcing: &ForcingStep) -> PathStep {
+    PathStep::Forcing(ForcingPathStep {
+        step,
+        forcing: forcing.clone(),
+        words: forcing_words(forcing, &db.geometry),
+    })
+}
+
 /// A `placed`/`eliminated` fact (or a hint's copy of one) as a conclusion.
 pub fn conclusion(db: &FactDb, placed: bool, values: &[Value]) -> Option<Conclusion> {
     let cell = db.cell_index(*values.first()?)?;
@@ -190,6 +279,7 @@ pub fn line(db: &FactDb, step: &PathStep) -> String {
             g.digit_symbol(guess.digit),
             g.digit_set_text(&guess.options)
         ),
+        PathStep::Forcing(f) => format!("{}: {}", f.label(g), notation(g, &f.conclusions())),
         PathStep::Firing(f) => {
             let mut text = format!("{}: {}", f.label, notation(g, &f.conclusions));
             let place = where_text(db, f);
@@ -359,6 +449,23 @@ pub fn marks(db: &FactDb, step: &PathStep) -> Marks {
             caption,
             ..Marks::default()
         },
+        PathStep::Forcing(f) => {
+            let conclusions = f.conclusions();
+            let list = |placed: bool| {
+                (conclusions.iter())
+                    .filter(|c| c.placed == placed)
+                    .map(|c| (c.cell, c.digit))
+                    .collect()
+            };
+            Marks {
+                cells: f.forcing.forks.iter().map(|k| k.cell).unique().collect(),
+                candidates: f.forcing.forks.iter().map(|k| (k.cell, k.digit)).collect(),
+                eliminations: list(false),
+                placements: list(true),
+                caption,
+                ..Marks::default()
+            }
+        }
         PathStep::Firing(f) => Marks {
             units: f.pattern.units.iter().map(|u| db.unit_cells(*u)).collect(),
             cells: f.pattern.cells.clone(),
@@ -403,6 +510,28 @@ pub fn step_json(db: &FactDb, number: usize, step: &PathStep) -> Json {
             "eliminations": [],
             "options": guess.options.iter().map(|d| g.digit_symbol(*d).to_string()).collect::<Vec<_>>(),
         }),
+        PathStep::Forcing(f) => {
+            let conclusions = f.conclusions();
+            let forks: Vec<Json> = (f.forcing.forks.iter())
+                .map(|k| {
+                    let mut o = cand(&(k.cell, k.digit));
+                    o["contradicts"] = matches!(k.end, ForkEnd::Contradiction(_)).into();
+                    o
+                })
+                .collect();
+            json!({
+                "number": number,
+                "step": f.step,
+                "kind": "forcing",
+                "line": line(db, step),
+                "name": f.label(g),
+                "words": f.words,
+                "depth": f.forcing.depth,
+                "forks": forks,
+                "placements": list(&conclusions, true),
+                "eliminations": list(&conclusions, false),
+            })
+        }
         PathStep::Firing(f) => {
             let rule = &db.program.rules[f.rule];
             json!({

@@ -8,7 +8,7 @@ use crate::engine::tuple::slot;
 use crate::grid::Geometry;
 use crate::lang::program::{Builtin, Program};
 use crate::lang::value::Type;
-use crate::solve::{BranchEnd, TraceEvent};
+use crate::solve::{BranchEnd, ForcingStep, ForkEnd, Hypothesis, TraceEvent};
 use itertools::Itertools;
 
 /// The log's lines, one per event: a step's rule and what it derived, a
@@ -29,6 +29,9 @@ pub fn lines(events: &[TraceEvent], program: &Program, g: &Geometry) -> Vec<Stri
                 g.digit_symbol(*digit),
                 g.digit_set_text(options)
             ),
+            TraceEvent::Forcing { step, forcing } => {
+                format!("step {step}: {}", forcing_words(forcing, g))
+            }
             TraceEvent::End { step, depth, how } => match how {
                 BranchEnd::Solved => format!("solved at step {step}"),
                 BranchEnd::Stalled { open } => {
@@ -51,6 +54,72 @@ pub fn lines(events: &[TraceEvent], program: &Program, g: &Geometry) -> Vec<Stri
             },
         })
         .collect()
+}
+
+/// A forcing step in words: the hypothesis, how each option's fork ended,
+/// and what came back: `cell forcing on r3c5 {2,7}: r3c5=2 contradicts (a
+/// cell has no digit left at r4c4), r3c5=7 holds up: eliminated 2 from
+/// r3c5`.
+pub fn forcing_words(f: &ForcingStep, g: &Geometry) -> String {
+    let hypothesis = match &f.hypothesis {
+        Hypothesis::Cell(cell) => {
+            let digits: Vec<u8> = f.forks.iter().map(|k| k.digit).collect();
+            format!(
+                "cell forcing on {} {}",
+                g.cell_name(*cell),
+                g.digit_set_text(&digits)
+            )
+        }
+        Hypothesis::Unit { unit, digit } => {
+            let cells = f.forks.iter().map(|k| g.cell_name(k.cell)).join(", ");
+            format!(
+                "unit forcing on {} in {} ({cells})",
+                g.digit_symbol(*digit),
+                unit.name()
+            )
+        }
+    };
+    let forks = (f.forks.iter())
+        .map(|k| {
+            let option = format!("{}={}", g.cell_name(k.cell), g.digit_symbol(k.digit));
+            match &k.end {
+                ForkEnd::Contradiction(Some((why, Some(c)))) => {
+                    format!("{option} contradicts ({why} at {})", g.cell_name(*c))
+                }
+                ForkEnd::Contradiction(Some((why, None))) => {
+                    format!("{option} contradicts ({why})")
+                }
+                ForkEnd::Contradiction(None) => format!("{option} contradicts"),
+                ForkEnd::Survived => format!("{option} holds up"),
+            }
+        })
+        .join(", ");
+    let mut parts = Vec::new();
+    if !f.placed.is_empty() {
+        let placed = (f.placed.iter())
+            .map(|&(c, d)| format!("{} in {}", g.digit_symbol(d), g.cell_name(c)))
+            .join(", ");
+        parts.push(format!("placed {placed}"));
+    }
+    if !f.eliminated.is_empty() {
+        let by_digit = (f.eliminated.iter())
+            .map(|&(c, d)| (d, c))
+            .sorted()
+            .chunk_by(|&(d, _)| d);
+        let eliminated = (by_digit.into_iter())
+            .map(|(d, cells)| {
+                let cells = cells.map(|(_, c)| g.cell_name(c)).join(" ");
+                format!("{} from {cells}", g.digit_symbol(d))
+            })
+            .join("; ");
+        parts.push(format!("eliminated {eliminated}"));
+    }
+    let depth = if f.depth > 1 {
+        format!(" (depth {})", f.depth)
+    } else {
+        String::new()
+    };
+    format!("{hypothesis}{depth}: {forks}: {}", parts.join("; "))
 }
 
 /// One rule's facts of one step: `step 4: singles [rules/singles.dl:16]:

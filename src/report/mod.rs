@@ -173,8 +173,16 @@ pub fn trace_lines(outcome: &Outcome, puzzle: &Puzzle, program: &Program) -> Str
 /// The `#` statistics line of a puzzle.
 pub fn stats_line(outcome: &Outcome) -> String {
     let s = &outcome.stats;
+    let forcing = if s.forks > 0 {
+        format!(
+            ", {} forcing steps over {} forks (depth {})",
+            s.forcing_steps, s.forks, s.forcing_depth
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "# stats: {} steps, {} facts derived, {} branches, {} pruned, max depth {}, {} us\n",
+        "# stats: {} steps, {} facts derived, {} branches, {} pruned, max depth {}, {} us{forcing}\n",
         s.steps, s.derived, s.branches, s.pruned, s.max_depth, s.micros
     )
 }
@@ -265,6 +273,9 @@ pub fn stats_json(outcome: &Outcome, program: &Program) -> Json {
         "branches": s.branches,
         "pruned": s.pruned,
         "max_depth": s.max_depth,
+        "forcing_steps": s.forcing_steps,
+        "forks": s.forks,
+        "forcing_depth": s.forcing_depth,
         "guesses": outcome.path.len(),
         "micros": s.micros,
     })

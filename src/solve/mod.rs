@@ -8,12 +8,14 @@
 //! Where to start reading: [`solve`] (in `search.rs`) is the whole loop;
 //! [`Outcome`] is what it gives back.
 
+mod forcing;
 mod grade;
 mod hint;
 mod outcome;
 mod search;
 mod trace;
 
+pub use forcing::{Forcing, ForcingStep, ForkEnd, ForkResult, Hypothesis, Unit};
 pub use grade::{Grade, grade};
 pub use hint::{Hint, HintFact, Hinter, HinterError, Step};
 pub use outcome::{Outcome, Stats, Verdict};

@@ -3,6 +3,7 @@
 //! search fills them in directly, so a new statistic is added here and
 //! where it is counted, nowhere else.
 
+use super::forcing::ForcingStep;
 use super::trace::TraceEvent;
 use crate::engine::Guess;
 
@@ -71,6 +72,17 @@ pub struct Stats {
     pub pruned: u64,
     /// Deepest guess.
     pub max_depth: usize,
+    /// Forcing steps taken (hypotheses that yielded something).
+    pub forcing_steps: u64,
+    /// Forks forcing opened, at every depth.
+    pub forks: u64,
+    /// The deepest forcing used: 0 for none, 1, or 2 when a fork forced
+    /// too.
+    pub forcing_depth: u32,
+    /// Whether the rules of a forcing fork used a technique that assumes
+    /// one solution (beside [`Stats::firings`], which counts the rules of
+    /// the branches only).
+    pub forks_assumed_unique: bool,
     /// Wall time in microseconds.
     pub micros: u64,
 }
@@ -96,6 +108,9 @@ pub struct Outcome {
     pub path: Vec<Guess>,
     /// Counters.
     pub stats: Stats,
+    /// The forcing steps of every branch, each with the step at which its
+    /// facts arrived (`explain` shows them).
+    pub forcing: Vec<(u32, ForcingStep)>,
     /// What the search did, step by step (`--trace`; empty otherwise):
     /// data that `inspect::trace` words.
     pub trace: Vec<TraceEvent>,

@@ -5,6 +5,7 @@
 //! and time limits stop the search cleanly. It fills in the [`Outcome`]
 //! itself.
 
+use super::forcing::{Forcer, Forcing, ForcingStep, Stop, Tally};
 use super::outcome::{Outcome, Stats, Verdict};
 use super::trace::{TraceEvent, branch_events};
 use crate::engine::{Engine, Guess, Solve, Status};
@@ -34,6 +35,9 @@ pub struct SearchOptions {
     pub timeout: Option<Duration>,
     /// Record what the search does, step by step ([`Outcome::trace`]).
     pub trace: bool,
+    /// Reason with hypotheses where the rules stall, before any guess
+    /// (off at depth 0).
+    pub forcing: Forcing,
 }
 
 impl Default for SearchOptions {
@@ -43,6 +47,7 @@ impl Default for SearchOptions {
             max_branches: None,
             timeout: None,
             trace: false,
+            forcing: Forcing::default(),
         }
     }
 }
@@ -69,6 +74,7 @@ struct Progress {
     stats: Stats,
     firings: FxHashMap<usize, u64>,
     trace: Vec<TraceEvent>,
+    forcing: Vec<(u32, ForcingStep)>,
 }
 
 /// Solves a puzzle as `options` ask: the rules, and guesses where they
@@ -99,7 +105,9 @@ pub fn solve_keeping<'e>(
         outcome.verdict,
         Verdict::NoSolution | Verdict::Contradiction
     );
-    if none && engine.used_assumption(&outcome.stats.firings) {
+    let assumed =
+        engine.used_assumption(&outcome.stats.firings) || outcome.stats.forks_assumed_unique;
+    if none && assumed {
         return search(engine.counting(), puzzle, options, keep);
     }
     (outcome, kept)
@@ -125,6 +133,7 @@ fn search<'e>(
         stats: Stats::default(),
         firings: FxHashMap::default(),
         trace: Vec::new(),
+        forcing: Vec::new(),
     };
     let mut stack: Vec<Pending> = Vec::new();
     let regions = puzzle.regions.as_deref();
@@ -134,6 +143,13 @@ fn search<'e>(
         root.enter_marks(&marks.entered_digits(), &marks.removed_candidates());
     }
     let mut current = Some(root);
+    let mut forcer = Forcer {
+        forcing: options.forcing,
+        regions,
+        deadline,
+        tally: Tally::default(),
+        max_forks: options.max_branches,
+    };
     loop {
         if let Some(mut solve) = current.take() {
             let since = solve.steps();
@@ -201,6 +217,33 @@ fn search<'e>(
                     break;
                 }
                 Status::Stalled => {
+                    if options.forcing.depth > 0 {
+                        match forcer.find(&mut solve, options.forcing.depth) {
+                            Ok(Some(step)) => {
+                                solve.force(&step.placed, &step.eliminated);
+                                p.stats.forcing_steps += 1;
+                                p.stats.forcing_depth = p.stats.forcing_depth.max(step.depth);
+                                if options.trace {
+                                    p.trace.push(TraceEvent::Forcing {
+                                        step: solve.steps(),
+                                        forcing: step.clone(),
+                                    });
+                                }
+                                p.forcing.push((solve.steps(), step));
+                                current = Some(solve);
+                                continue;
+                            }
+                            Ok(None) => {}
+                            Err(stop) => {
+                                p.partial = (solve.grid(), solve.candidates());
+                                p.verdict = Some(match stop {
+                                    Stop::Timeout => Verdict::Timeout,
+                                    Stop::BranchLimit => Verdict::BranchLimit,
+                                });
+                                break;
+                            }
+                        }
+                    }
                     let grid = solve.grid();
                     let candidates = solve.candidates();
                     if options.mode == Mode::LogicOnly {
@@ -275,6 +318,8 @@ fn search<'e>(
         p.stats.max_depth = p.stats.max_depth.max(child.branch.len());
         current = Some(child);
     }
+    p.stats.forks = forcer.tally.forks;
+    p.stats.forks_assumed_unique = forcer.tally.assumed_unique;
     (outcome(p, puzzle, options, started), kept)
 }
 
@@ -320,6 +365,7 @@ fn outcome(p: Progress, puzzle: &Puzzle, options: &SearchOptions, started: Insta
         complete,
         path,
         trace: p.trace,
+        forcing: p.forcing,
         stats: Stats {
             placed: grid.iter().filter(|&&d| d != 0).count(),
             eliminated,

@@ -3,6 +3,7 @@
 //! how each branch ended. The search produces no text; `inspect::trace`
 //! words these events.
 
+use super::forcing::ForcingStep;
 use crate::engine::tuple::Tuple;
 use crate::engine::{Solve, Status};
 use crate::lang::program::RelId;
@@ -30,6 +31,14 @@ pub enum TraceEvent {
         depth: usize,
         /// The candidates it was chosen from.
         options: Vec<u8>,
+    },
+    /// A forcing step: a hypothesis whose forks yielded facts, which the
+    /// branch takes from `step` on.
+    Forcing {
+        /// The step at which its facts arrive.
+        step: u32,
+        /// What was supposed, each fork's end, and what came back.
+        forcing: ForcingStep,
     },
     /// How a branch ended, at which step.
     End {

@@ -1,0 +1,228 @@
+//! Forcing (`--forcing-depth`): hypotheses where the rules stall, before
+//! any guess. It solves hard puzzles without a guess and right (depth 1 on
+//! magictour, depth 2 on the forum's hardest), never settles a puzzle with
+//! several solutions on one of them, words each step in the trace and in
+//! `explain`, and stops at the search's limits.
+
+use crate::common::{json_lines, read_lines, repo_path, run};
+use serde_json::Value;
+
+const MAGICTOUR: &str = "tests/data/path/magictour200.txt";
+const MAGICTOUR_SOLUTIONS: &str = "tests/data/path/magictour200.solutions.txt";
+const HARDEST: &str = "tests/data/forcing/forum_hardest3.txt";
+const HARDEST_SOLUTIONS: &str = "tests/data/forcing/forum_hardest3.solutions.txt";
+const SEVERAL: &str = "tests/data/forcing/several5.txt";
+
+/// `sudolog solve --logic-only --format json ARGS... FILE`: one object per
+/// puzzle.
+fn solve_json(file: &str, args: &[&str]) -> Vec<Value> {
+    let path = repo_path(file);
+    let mut all = vec!["solve", "--logic-only", "--format", "json"];
+    all.extend_from_slice(args);
+    all.push(&path);
+    let out = run(&all, None);
+    json_lines(&String::from_utf8(out.stdout).unwrap())
+}
+
+fn solved(r: &Value) -> bool {
+    r["status"] == "solved"
+}
+
+#[test]
+fn forcing_solves_hard_puzzles_without_a_guess_and_right() {
+    // The first 40 of magictour: the library alone leaves some stalled.
+    let puzzles: Vec<String> = read_lines(MAGICTOUR).into_iter().take(40).collect();
+    let solutions = read_lines(MAGICTOUR_SOLUTIONS);
+    let dir = std::env::temp_dir().join(format!("sudolog-forcing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("p.txt");
+    std::fs::write(&file, puzzles.join("\n") + "\n").unwrap();
+    let file = file.to_str().unwrap();
+    let solve = |args: &[&str]| {
+        let mut all = vec![
+            "solve",
+            "--logic-only",
+            "--format",
+            "json",
+            "--max-tier",
+            "all",
+        ];
+        all.extend_from_slice(args);
+        all.push(file);
+        json_lines(&String::from_utf8(run(&all, None).stdout).unwrap())
+    };
+    let without = solve(&[]);
+    let with = solve(&["--forcing-depth", "1"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(with.len(), 40);
+    let stalled = without.iter().filter(|r| !solved(r)).count();
+    assert!(stalled >= 5, "the library alone stalls on {stalled}");
+    for (i, r) in with.iter().enumerate() {
+        assert!(solved(r), "puzzle {}: {}", i + 1, r["status"]);
+        assert_eq!(r["solution"], solutions[i].as_str(), "puzzle {}", i + 1);
+        assert_eq!(r["stats"]["branches"], 0, "puzzle {}: no guess", i + 1);
+        // Forcing worked exactly where the rules alone stall.
+        let forced = r["stats"]["forcing_steps"].as_u64().unwrap();
+        assert_eq!(forced > 0, !solved(&without[i]), "puzzle {}", i + 1);
+        if forced > 0 {
+            assert_eq!(r["stats"]["forcing_depth"], 1);
+            assert!(r["stats"]["forks"].as_u64().unwrap() >= 2 * forced);
+        }
+    }
+}
+
+#[test]
+fn depth_two_solves_what_depth_one_cannot() {
+    // The forum's hardest need a hypothesis inside a hypothesis (with the
+    // singles and locked candidates as the rules).
+    let solutions = read_lines(HARDEST_SOLUTIONS);
+    let depth_one = solve_json(HARDEST, &["--max-tier", "2", "--forcing-depth", "1"]);
+    assert_eq!(depth_one.len(), 3);
+    assert!(depth_one.iter().all(|r| r["status"] == "stalled"));
+    let depth_two = solve_json(HARDEST, &["--max-tier", "2", "--forcing-depth", "2"]);
+    for (i, r) in depth_two.iter().enumerate() {
+        assert!(solved(r), "puzzle {}: {}", i + 1, r["status"]);
+        assert_eq!(r["solution"], solutions[i].as_str());
+        assert_eq!(r["stats"]["forcing_depth"], 2);
+        assert_eq!(r["stats"]["branches"], 0);
+    }
+}
+
+#[test]
+fn forcing_never_settles_a_puzzle_with_several_solutions() {
+    // Every fact forcing brings back holds in every solution, so a puzzle
+    // with hundreds of them stays open; counting still finds two.
+    for r in solve_json(SEVERAL, &["--max-tier", "2", "--forcing-depth", "1"]) {
+        assert_eq!(r["status"], "stalled", "{}", r["puzzle"]);
+    }
+    let path = repo_path(SEVERAL);
+    let args = [
+        "solve",
+        "--count",
+        "2",
+        "--forcing-depth",
+        "1",
+        "--format",
+        "json",
+        &path,
+    ];
+    for r in json_lines(&String::from_utf8(run(&args, None).stdout).unwrap()) {
+        assert_eq!(r["solutions"], 2, "{}", r["puzzle"]);
+    }
+}
+
+#[test]
+fn the_trace_and_explain_word_each_forcing_step() {
+    let path = repo_path(MAGICTOUR);
+    let args = [
+        "solve",
+        "--logic-only",
+        "--forcing-depth",
+        "1",
+        "--trace",
+        "--stats",
+        &path,
+    ];
+    let out = run(&args, None);
+    let text = String::from_utf8(out.stdout).unwrap();
+    // Forks that agree, and forks that contradict.
+    let line = text
+        .lines()
+        .find(|l| l.contains("cell forcing on") && l.contains("holds up"))
+        .expect("a forcing step");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("forcing on") && l.contains(" contradicts (")),
+        "a refuted option"
+    );
+    let (_, tail) = line.split_once(": eliminated ").expect("an elimination");
+    let (digit, cells) = tail.split_once(" from ").unwrap();
+    let cell = cells.split([' ', ';']).next().unwrap();
+    assert!(
+        text.contains("forcing steps over"),
+        "the stats line counts them"
+    );
+    // `explain` words the forced fact with its hypothesis.
+    let fact = format!("eliminated({cell}, {digit})");
+    let args = [
+        "explain",
+        "--logic-only",
+        "--forcing-depth",
+        "1",
+        &path,
+        &fact,
+    ];
+    let explained = String::from_utf8(run(&args, None).stdout).unwrap();
+    let first = explained.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with(&format!("{fact} — cell forcing on")),
+        "{explained}"
+    );
+    assert!(first.contains("[forcing, step "), "{first}");
+}
+
+#[test]
+fn the_search_limits_stop_forcing() {
+    let path = repo_path(HARDEST);
+    let base = [
+        "solve",
+        "--logic-only",
+        "--max-tier",
+        "2",
+        "--forcing-depth",
+        "2",
+        "--format",
+        "json",
+    ];
+    let with = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        args.push(&path);
+        let out = run(&args, None);
+        (
+            out.status.code(),
+            json_lines(&String::from_utf8(out.stdout).unwrap()),
+        )
+    };
+    // Forks count as branches.
+    let (code, rows) = with(&["--max-branches", "5"]);
+    assert_eq!(code, Some(1));
+    assert!(rows.iter().all(|r| r["status"] == "limit"), "{rows:?}");
+    let (code, rows) = with(&["--timeout", "0.01"]);
+    assert_eq!(code, Some(1));
+    assert!(rows.iter().all(|r| r["status"] == "limit"), "{rows:?}");
+}
+
+#[test]
+fn the_path_shows_forcing_steps_in_order() {
+    // magictour's first puzzle: the library alone stalls on it.
+    let path = repo_path(MAGICTOUR);
+    let args = [
+        "path",
+        "--puzzle",
+        "1",
+        "--max-tier",
+        "all",
+        "--forcing-depth",
+        "1",
+        "--format",
+        "json",
+        &path,
+    ];
+    let out = run(&args, None);
+    assert_eq!(out.status.code(), Some(0));
+    let rows = json_lines(&String::from_utf8(out.stdout).unwrap());
+    let steps = rows[0]["steps"].as_array().expect("steps");
+    let forcing: Vec<&Value> = steps.iter().filter(|s| s["kind"] == "forcing").collect();
+    assert!(!forcing.is_empty(), "{steps:?}");
+    for f in &forcing {
+        let line = f["line"].as_str().unwrap();
+        assert!(line.contains(" forcing on "), "{line}");
+        assert!(f["forks"].as_array().unwrap().len() >= 2, "{f}");
+        assert!(f["words"].as_str().unwrap().contains("forcing on"), "{f}");
+    }
+    // No guess, and the steps in step order.
+    assert!(steps.iter().all(|s| s["kind"] != "guess"));
+    let order: Vec<u64> = steps.iter().map(|s| s["step"].as_u64().unwrap()).collect();
+    assert!(order.windows(2).all(|w| w[0] <= w[1]), "{order:?}");
+}
