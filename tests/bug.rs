@@ -58,6 +58,7 @@ fn a_solve_uses_it_and_the_trace_says_it_assumes_one_solution() {
     let args = [
         "solve",
         "--logic-only",
+        "--no-forcing",
         "--trace",
         "--techniques",
         "singles,bug",
@@ -77,7 +78,14 @@ fn a_solve_uses_it_and_the_trace_says_it_assumes_one_solution() {
 #[test]
 fn it_needs_the_singles_beside_it() {
     let out = run(
-        &["solve", "--logic-only", "--techniques", "bug", STATES],
+        &[
+            "solve",
+            "--logic-only",
+            "--no-forcing",
+            "--techniques",
+            "bug",
+            STATES,
+        ],
         None,
     );
     let (_, stderr) = text(&out);

@@ -23,6 +23,7 @@ fn line_format_gives_one_line_per_puzzle_and_stalls_say_why() {
         .args([
             "solve",
             "--logic-only",
+            "--no-forcing",
             "--format",
             "line",
             "tests/data/essay.txt",
@@ -56,7 +57,12 @@ fn line_format_gives_one_line_per_puzzle_and_stalls_say_why() {
 
 #[test]
 fn grid_format_shows_pencil_marks_for_a_stall_and_reads_back() {
-    let out = stdout_of(sudolog().args(["solve", "--logic-only", "tests/data/essay.txt"]));
+    let out = stdout_of(sudolog().args([
+        "solve",
+        "--logic-only",
+        "--no-forcing",
+        "tests/data/essay.txt",
+    ]));
     assert!(out.contains("# puzzle 1 (tests/data/essay.txt:1): solved"));
     assert!(out.contains("1 4 7 | 2 5 3 | 6 9 8"));
     assert!(out.contains("# puzzle 2 (tests/data/essay.txt:2): stalled"));
@@ -66,7 +72,14 @@ fn grid_format_shows_pencil_marks_for_a_stall_and_reads_back() {
     // Everything sudolog prints in grid format reads back as puzzles: the
     // solved grid, and the partial grids of the stalls.
     let again = sudolog()
-        .args(["solve", "--logic-only", "--format", "line", "-"])
+        .args([
+            "solve",
+            "--logic-only",
+            "--no-forcing",
+            "--format",
+            "line",
+            "-",
+        ])
         .write_stdin(out)
         .output()
         .expect("runs");
@@ -91,6 +104,7 @@ fn json_format_has_one_object_per_puzzle() {
     let out = stdout_of(sudolog().args([
         "solve",
         "--logic-only",
+        "--no-forcing",
         "--format",
         "json",
         "tests/data/essay.txt",
@@ -178,6 +192,7 @@ fn a_rule_file_added_with_rules_add_turns_sudolog_into_an_x_sudoku_solver() {
         .args([
             "solve",
             "--logic-only",
+            "--no-forcing",
             "--format",
             "line",
             "tests/data/x_sudoku.txt",
@@ -190,6 +205,7 @@ fn a_rule_file_added_with_rules_add_turns_sudolog_into_an_x_sudoku_solver() {
         .args([
             "solve",
             "--logic-only",
+            "--no-forcing",
             "--format",
             "line",
             "--rules-add",
@@ -207,7 +223,14 @@ fn rules_dir_replaces_the_standard_library() {
     // Only the grid's meaning, no singles: nothing gets placed but givens.
     fs::write(dir.path().join("grid.dl"), include_str!("../rules/grid.dl")).expect("write");
     sudolog()
-        .args(["solve", "--logic-only", "--format", "line", "--rules"])
+        .args([
+            "solve",
+            "--logic-only",
+            "--no-forcing",
+            "--format",
+            "line",
+            "--rules",
+        ])
         .arg(dir.path())
         .arg("-")
         .write_stdin(format!("{ESSAY_1}\n"))

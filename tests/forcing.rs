@@ -1,5 +1,5 @@
-//! Forcing (`--forcing-depth`): hypotheses where the rules stall, before
-//! any guess. It solves hard puzzles without a guess and right (depth 1 on
+//! Forcing (`--forcing-depth`, on at depth 1 with `--logic-only` unless
+//! `--no-forcing`): hypotheses where the rules stall, before any guess. It solves hard puzzles without a guess and right (depth 1 on
 //! magictour, depth 2 on the forum's hardest), never settles a puzzle with
 //! several solutions on one of them, words each step in the trace and in
 //! `explain`, and stops at the search's limits.
@@ -51,8 +51,9 @@ fn forcing_solves_hard_puzzles_without_a_guess_and_right() {
         all.push(file);
         json_lines(&String::from_utf8(run(&all, None).stdout).unwrap())
     };
-    let without = solve(&[]);
-    let with = solve(&["--forcing-depth", "1"]);
+    // `--logic-only` forces at depth 1 unless told not to.
+    let without = solve(&["--no-forcing"]);
+    let with = solve(&[]);
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(with.len(), 40);
     let stalled = without.iter().filter(|r| !solved(r)).count();

@@ -241,6 +241,7 @@ fn a_stall_written_as_candidates_reads_back_with_its_placed_cells_placed() {
         &[
             "solve",
             "--logic-only",
+            "--no-forcing",
             "--max-tier",
             "all",
             "--format",

@@ -657,7 +657,14 @@ fn json_numbers_are_numbers() {
 #[test]
 fn the_candidate_view_has_no_provenance() {
     // Open digits were derived by no rule: no `static` rule, step or branch.
-    let args = ["facts", "-", "--logic-only", "--relation", "candidate"];
+    let args = [
+        "facts",
+        "-",
+        "--logic-only",
+        "--no-forcing",
+        "--relation",
+        "candidate",
+    ];
     let (_, table, _) = sudolog(&args, ESSAY_3);
     assert_eq!(
         table
@@ -678,7 +685,17 @@ fn the_candidate_view_has_no_provenance() {
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("facts.db");
     let path = db.to_str().expect("utf-8 path");
-    let (code, _, err) = sudolog(&["facts", "-", "--logic-only", "--sqlite", path], ESSAY_3);
+    let (code, _, err) = sudolog(
+        &[
+            "facts",
+            "-",
+            "--logic-only",
+            "--no-forcing",
+            "--sqlite",
+            path,
+        ],
+        ESSAY_3,
+    );
     assert_eq!(code, 0, "{err}");
     let conn = rusqlite::Connection::open(&db).expect("opens");
     let with_rule: i64 = sql_value(

@@ -426,6 +426,7 @@ fn path_numbers_a_puzzle_by_its_place_in_the_input_and_says_where_the_rules_stal
         &[
             "path",
             "--logic-only",
+            "--no-forcing",
             "--max-tier",
             "1",
             "--puzzle",

@@ -20,6 +20,7 @@ fn facts(file: &str, relation: &str, techniques: &str) -> Vec<(String, String, S
             "facts",
             file,
             "--logic-only",
+            "--no-forcing",
             "--techniques",
             techniques,
             "--relation",
@@ -74,7 +75,10 @@ fn a_hodoku_state_starts_from_its_deleted_candidates_and_finds_the_expected_step
 fn explain_says_what_the_input_placed_and_removed() {
     let tree = |what: &str| {
         success_stdout(
-            run(&["explain", HODOKU, what, "--logic-only"], None),
+            run(
+                &["explain", HODOKU, what, "--logic-only", "--no-forcing"],
+                None,
+            ),
             "explain",
         )
     };
@@ -151,6 +155,7 @@ fn logic(file: &str, tier: &str, format: &str) -> String {
     stdout_of(sudolog().args([
         "solve",
         "--logic-only",
+        "--no-forcing",
         "--max-tier",
         tier,
         "--format",

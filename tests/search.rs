@@ -171,7 +171,17 @@ fn puzzles_without_solution_are_reported_as_such() {
 #[test]
 fn logic_only_reports_the_stall_and_guessing_solves_it() {
     let p = format!("{}\n", ESSAY[1].0);
-    let (code, out) = run(&["solve", "--logic-only", "--format", "json", "-"], &p);
+    let (code, out) = run(
+        &[
+            "solve",
+            "--logic-only",
+            "--no-forcing",
+            "--format",
+            "json",
+            "-",
+        ],
+        &p,
+    );
     assert_eq!(code, 1);
     let o = &json_lines(&out)[0];
     assert_eq!(o["status"], "stalled");
@@ -237,6 +247,7 @@ fn a_16x16_puzzle_that_needs_a_guess_solves() {
         .args([
             "solve",
             "--logic-only",
+            "--no-forcing",
             "--format",
             "line",
             "tests/data/sixteen.txt",

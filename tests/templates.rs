@@ -202,6 +202,7 @@ fn templates_stay_silent_on_grids_without_bands_or_past_nine_digits() {
             let mut args = vec![
                 "solve",
                 "--logic-only",
+                "--no-forcing",
                 "--max-tier",
                 "all",
                 "--format",

@@ -34,7 +34,7 @@ fn on_a_puzzle_with_one_solution_the_rectangle_fires_and_the_trace_says_so() {
 /// `solve --logic-only --trace` on the rectangle's state, with `extra`
 /// arguments, has a line with every one of `marks` that concerns r2c7.
 fn assert_trace_marks(extra: &[&str], marks: &[&str]) {
-    let mut args = vec!["solve", "--logic-only", "--trace"];
+    let mut args = vec!["solve", "--logic-only", "--no-forcing", "--trace"];
     args.extend_from_slice(extra);
     args.push(STATE);
     let out = run(&args, None);
@@ -78,6 +78,7 @@ fn no_solution_is_never_the_assumption_s_doing() {
             "--max-tier",
             "7",
             "--logic-only",
+            "--no-forcing",
             "--rules-add",
             RECTANGLE,
             DEADLY,
@@ -164,6 +165,7 @@ fn the_library_s_uniqueness_file_assumes_one_solution_and_is_off_when_counting()
             "--max-tier",
             "all",
             "--logic-only",
+            "--no-forcing",
             "--format",
             "line",
             DEADLY,

@@ -88,11 +88,17 @@ pub struct Limits {
 #[derive(Args, Debug, Clone)]
 pub struct ForcingArgs {
     /// Reason with hypotheses where the rules stall: 1 for one level, 2 to
-    /// let each hypothesis's forks force once more where they stall; 0
-    /// (the default) for none. Forks count as branches for --max-branches.
-    #[arg(long, value_name = "DEPTH", default_value_t = 0,
+    /// let each hypothesis's forks force once more where they stall, 0 for
+    /// none (default: 1 with --logic-only, 0 when guessing is allowed;
+    /// `grade` tries 1, then 2). Forks count as branches for
+    /// --max-branches.
+    #[arg(long, value_name = "DEPTH", conflicts_with = "no_forcing",
           value_parser = clap::value_parser!(u32).range(0..=2))]
-    pub forcing_depth: u32,
+    pub forcing_depth: Option<u32>,
+    /// Never reason with hypotheses: where the rules stall, stop
+    /// (--logic-only) or guess.
+    #[arg(long)]
+    pub no_forcing: bool,
     /// The hardest tier the rules run in forcing's forks, or `all` for
     /// every tier the solve runs. The default, 2 (singles and locked
     /// candidates in the standard library), makes forcing fastest.
@@ -101,10 +107,16 @@ pub struct ForcingArgs {
 }
 
 impl ForcingArgs {
-    /// The forcing settings they ask for.
-    pub fn forcing(&self) -> Forcing {
+    /// The forcing settings they ask for, at `default_depth` unless they
+    /// name one.
+    pub fn forcing(&self, default_depth: u32) -> Forcing {
+        let depth = match (self.no_forcing, self.forcing_depth) {
+            (true, _) => 0,
+            (false, Some(depth)) => depth,
+            (false, None) => default_depth,
+        };
         Forcing {
-            depth: self.forcing_depth,
+            depth,
             fork_tier: match self.forcing_tier {
                 Some(TierCap::Up(t)) => Some(t),
                 Some(TierCap::All) => None,
@@ -127,14 +139,17 @@ pub struct FactLimit {
 }
 
 impl Limits {
-    /// Search options in `mode` within these limits (and `trace`).
+    /// Search options in `mode` within these limits (and `trace`): with
+    /// forcing at depth 1 when the mode never guesses, unless asked
+    /// otherwise.
     pub fn search(&self, mode: Mode, trace: bool) -> SearchOptions {
+        let default_depth = u32::from(mode == Mode::LogicOnly);
         SearchOptions {
             mode,
             max_branches: self.max_branches,
             timeout: self.timeout,
             trace,
-            forcing: self.forcing.forcing(),
+            forcing: self.forcing.forcing(default_depth),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `sudolog grade`: how hard each puzzle is for the rule library.
 
+use super::args::ForcingArgs;
 use super::outside::OutsideCells;
 use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, ProfileArg, RuleArgs, load_engine};
 use crate::batch;
@@ -30,7 +31,14 @@ pub struct GradeArgs {
     /// The rule set (and `--techniques`, `--max-tier`).
     #[command(flatten)]
     pub rules: RuleArgs,
+    /// Forcing where the rules stall (up to depth 2 unless told).
+    #[command(flatten)]
+    pub forcing: ForcingArgs,
 }
+
+/// The deepest forcing `grade` tries unless told: a puzzle its rules
+/// leave stalled is graded by the level of hypotheses it needs.
+const GRADE_FORCING_DEPTH: u32 = 2;
 
 /// Output formats of `grade`.
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -55,10 +63,11 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
     let mut invalid = 0;
     let mut ungraded = 0;
     let mut out = io::stdout().lock();
+    let forcing = args.forcing.forcing(GRADE_FORCING_DEPTH);
     let work = |i: usize, item: Result<Puzzle, PuzzleError>| match item {
         Err(e) => (i, Err(e)),
         Ok(p) => {
-            let g = grade(&engine, &p);
+            let g = grade(&engine, &p, forcing);
             (i, Ok((p, g)))
         }
     };

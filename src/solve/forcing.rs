@@ -189,9 +189,22 @@ impl Forcer<'_> {
     }
 
     /// The first hypothesis, cheapest first, whose forks yield something
-    /// in the stalled state `solve`, at most `depth` levels deep; `None` if
-    /// none does.
+    /// in the stalled state `solve`, one level deep if any does, else two
+    /// (up to `depth`): a deeper level only where the shallower finds
+    /// nothing, since each of its forks forces in turn. `None` if none
+    /// does.
     pub fn find(&mut self, solve: &mut Solve, depth: u32) -> Result<Option<ForcingStep>, Stop> {
+        for level in 1..=depth {
+            if let Some(step) = self.find_at(solve, level)? {
+                return Ok(Some(step));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The first hypothesis whose forks, with `depth - 1` levels of
+    /// forcing of their own, yield something.
+    fn find_at(&mut self, solve: &mut Solve, depth: u32) -> Result<Option<ForcingStep>, Stop> {
         let g = solve.geometry();
         let grid = solve.grid();
         let candidates = solve.candidates();

@@ -1,9 +1,12 @@
 //! Grading: how hard a puzzle is for a rule set, as the hardest technique
-//! its logic-only solve needs (or that it needs guessing), with how much
-//! each technique derived. `sudolog grade` prints it.
+//! its logic-only solve needs (forcing, by its depth, above every rule; or
+//! that it needs guessing), with how much each technique derived.
+//! `sudolog grade` prints it.
 
+use super::forcing::Forcing;
 use super::outcome::{Outcome, Verdict};
-use super::{UNIQUENESS_BRANCHES, Uniqueness, solve_logic, uniqueness};
+use super::search::{Mode, SearchOptions, solve};
+use super::{UNIQUENESS_BRANCHES, Uniqueness, uniqueness};
 use crate::engine::Engine;
 use crate::grid::Puzzle;
 use crate::lang::program::{Builtin, Program};
@@ -25,15 +28,23 @@ pub struct Grade {
     pub graded: bool,
 }
 
-/// Grades a puzzle with the engine's rules: a logic-only solve, then, if
-/// the rules cannot finish, a bounded count of its solutions to tell
-/// "needs guessing" from "is no proper Sudoku".
-pub fn grade(engine: &Engine, puzzle: &Puzzle) -> Grade {
-    let outcome = solve_logic(engine, puzzle);
+/// Grades a puzzle with the engine's rules: a logic-only solve (with
+/// `forcing` where the rules stall: a puzzle it solves is graded
+/// `forcing_1` or `forcing_2`, by the deepest level it needed), then, if
+/// that cannot finish, a bounded count of its solutions to tell "needs
+/// guessing" from "is no proper Sudoku".
+pub fn grade(engine: &Engine, puzzle: &Puzzle, forcing: Forcing) -> Grade {
+    let options = SearchOptions {
+        mode: Mode::LogicOnly,
+        forcing,
+        ..SearchOptions::default()
+    };
+    let outcome = solve(engine, puzzle, &options);
     let (mut grade, firings) = hardest(&outcome, engine.program());
     // A technique that assumes one solution may have picked one of
     // several: then the puzzle is no proper Sudoku, and has no grade.
-    let assumed = engine.used_assumption(&outcome.stats.firings);
+    let assumed =
+        engine.used_assumption(&outcome.stats.firings) || outcome.stats.forks_assumed_unique;
     if assumed || matches!(outcome.verdict, Verdict::Stalled | Verdict::Contradiction) {
         match uniqueness(engine, puzzle, UNIQUENESS_BRANCHES) {
             Uniqueness::NoSolution => grade = "no_solution".to_string(),
@@ -75,7 +86,17 @@ fn hardest(outcome: &Outcome, program: &Program) -> (String, BTreeMap<String, u6
             hardest = Some((r.tier, r.technique.clone()));
         }
     }
+    // What forcing derived, as its own technique, harder than any rule's.
+    let forced: usize = (outcome.forcing.iter())
+        .map(|(_, f)| f.placed.len() + f.eliminated.len())
+        .sum();
+    if forced > 0 {
+        by_technique.insert("forcing".to_string(), forced as u64);
+    }
     let grade = match outcome.verdict {
+        Verdict::Solved if outcome.stats.forcing_steps > 0 => {
+            format!("forcing_{}", outcome.stats.forcing_depth)
+        }
         Verdict::Solved => hardest.map_or_else(|| "givens".to_string(), |(_, t)| t),
         Verdict::Stalled => "guessing".to_string(),
         _ => outcome.verdict.word().to_string(),

@@ -140,6 +140,7 @@ pub fn facts(
         "--puzzle",
         &number,
         "--logic-only",
+        "--no-forcing",
         "--techniques",
         techniques,
     ];
@@ -159,6 +160,7 @@ pub fn solve_json(file: &str, techniques: &str, rules: Option<&str>) -> Vec<Valu
     let args = [
         "solve",
         "--logic-only",
+        "--no-forcing",
         "--format",
         "json",
         "--techniques",
