@@ -227,3 +227,60 @@ fn the_path_shows_forcing_steps_in_order() {
     let order: Vec<u64> = steps.iter().map(|s| s["step"].as_u64().unwrap()).collect();
     assert!(order.windows(2).all(|w| w[0] <= w[1]), "{order:?}");
 }
+
+#[test]
+fn a_hint_where_no_technique_applies_is_a_forcing_step() {
+    // magictour's first puzzle where every technique stalls, as a
+    // candidate line.
+    let puzzles = read_lines(MAGICTOUR);
+    let solution: Vec<u8> = read_lines(MAGICTOUR_SOLUTIONS)[0]
+        .bytes()
+        .map(|b| b - b'0')
+        .collect();
+    let stall = {
+        let args = [
+            "solve",
+            "--logic-only",
+            "--no-forcing",
+            "--max-tier",
+            "all",
+            "--format",
+            "candidates",
+            "-",
+        ];
+        let out = crate::common::sudolog()
+            .args(args)
+            .write_stdin(format!("{}\n", puzzles[0]))
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let hint = |extra: &[&str]| {
+        let mut args = vec!["hint", "--format", "json"];
+        args.extend_from_slice(extra);
+        args.push("-");
+        let out = crate::common::sudolog()
+            .args(&args)
+            .write_stdin(stall.clone())
+            .output()
+            .unwrap();
+        json_lines(&String::from_utf8(out.stdout).unwrap()).remove(0)
+    };
+    let forced = hint(&[]);
+    assert_eq!(forced["technique"], "forcing", "{forced}");
+    assert_eq!(forced["depth"], 1);
+    let eliminations = forced["eliminations"].as_array().unwrap();
+    assert!(!eliminations.is_empty(), "{forced}");
+    for e in eliminations {
+        let cell = e["cell"].as_str().unwrap();
+        let (r, c) = cell[1..].split_once('c').unwrap();
+        let index = (r.parse::<usize>().unwrap() - 1) * 9 + c.parse::<usize>().unwrap() - 1;
+        assert_ne!(
+            u64::from(solution[index]),
+            e["digit"].as_u64().unwrap(),
+            "{e}"
+        );
+        assert!(e["words"].as_str().unwrap().contains("forcing on"), "{e}");
+    }
+    assert_eq!(hint(&["--no-forcing"])["status"], "stuck");
+}

@@ -177,7 +177,8 @@ fn a_technique_asked_for_runs_alone_on_a_pencil_mark_state() {
 
 #[test]
 fn a_state_where_every_technique_is_stuck_says_so() {
-    let out = run(&["hint", STUCK], None);
+    // Without forcing (which would go on where the techniques stop).
+    let out = run(&["hint", "--no-forcing", STUCK], None);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -255,7 +256,7 @@ fn a_stall_written_as_candidates_reads_back_with_its_placed_cells_placed() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("stall.txt");
     std::fs::write(&path, &line).unwrap();
-    let rows = hints(path.to_str().unwrap(), &[]);
+    let rows = hints(path.to_str().unwrap(), &["--no-forcing"]);
     assert_eq!(rows[0]["status"], "stuck", "{}", rows[0]);
     // Two one-candidate cells with the same digit in a row: a located error.
     let cell = |d: char| {

@@ -3,8 +3,10 @@
 //! every placement and elimination it makes, in the usual notation and in
 //! the rule's words. The hint itself is `solve::Hinter`.
 
+use super::args::ForcingArgs;
 use super::outside::OutsideCells;
 use super::per_puzzle::{Found, invalid, picture_folder, puzzle_missing};
+use super::rules::compile;
 use super::{BatchArgs, EXIT_INVALID, FactLimit, RuleArgs, chosen_puzzles, load_program, stderr};
 use crate::batch;
 use crate::engine::Status;
@@ -12,9 +14,10 @@ use crate::grid::{Geometry, Puzzle, PuzzleError};
 use crate::inspect::db::FactDb;
 use crate::inspect::explain::{self, NodeKind};
 use crate::inspect::firing::{Conclusion, Derived};
-use crate::inspect::path::{self, PathStep};
+use crate::inspect::path::{self, ForcingPathStep, PathStep};
+use crate::inspect::trace::forcing_words;
 use crate::lang::value::cell_value;
-use crate::solve::{Hint, HintFact, Hinter, HinterError, Step};
+use crate::solve::{ForkEnd, Hint, HintFact, Hinter, HinterError, Hypothesis, Step, forcing_step};
 use clap::Args;
 use serde_json::{Value as Json, json};
 use std::io::{self, Write};
@@ -43,6 +46,9 @@ pub struct HintArgs {
     /// The fact limit of each run of the rules.
     #[command(flatten)]
     pub facts: FactLimit,
+    /// Forcing where no technique applies (at depth 1 unless told).
+    #[command(flatten)]
+    pub forcing: ForcingArgs,
     /// Threads and the progress line.
     #[command(flatten)]
     pub batch: BatchArgs,
@@ -82,12 +88,49 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
     if !picture_folder(args.svg.as_deref()) {
         return Ok(EXIT_INVALID);
     }
+    // Where no technique applies, a hypothesis may: forcing runs every
+    // technique of the rule set in one engine.
+    let forcing = args.forcing.forcing(1);
+    let forcing_engine = if forcing.depth > 0 {
+        let Some(mut engine) = compile(program.clone()) else {
+            return Ok(EXIT_INVALID);
+        };
+        engine.set_fact_limit(args.facts.max_facts);
+        Some(engine)
+    } else {
+        None
+    };
     let json = args.format == HintFormat::Json;
     let work = |_, (i, item): (usize, Result<Puzzle, PuzzleError>)| match item {
         Err(e) => (Found::Invalid, invalid(i, &e, json), None, None),
         Ok(p) => {
             let n = p.geometry.n;
             let hint = hinter.hint(&p);
+            if let (Hint::Stuck, Some(engine)) = (&hint, &forcing_engine)
+                && let Ok(Some((solve, step))) = forcing_step(engine, &p, forcing)
+            {
+                let db = FactDb::new(engine.program(), &solve);
+                let shown = ForcingPathStep {
+                    step: db.last_step + 1,
+                    words: forcing_words(&step, &p.geometry),
+                    forcing: step,
+                };
+                let text = render_forcing(i, &p, &shown, json);
+                let mut error = None;
+                if let Some(dir) = &args.svg {
+                    let file = dir.join(format!("puzzle{}-hint1.svg", i + 1));
+                    let svg = path::picture(&db, &PathStep::Forcing(shown));
+                    if let Err(e) = std::fs::write(&file, svg) {
+                        error = Some(format!("{}: cannot write the picture: {e}", file.display()));
+                    }
+                }
+                let found = if error.is_some() {
+                    Found::Invalid
+                } else {
+                    Found::Yes
+                };
+                return (found, text, Some(n), error);
+            }
             let (mut found, text) = render(i, &p, &hint, json);
             let mut error = None;
             if let (Some(dir), Hint::Step(step)) = (&args.svg, &hint)
@@ -126,6 +169,82 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
         return Ok(EXIT_INVALID);
     }
     Ok(worst.exit_code())
+}
+
+/// A forcing step as a hint, as text or a JSON line: the hypothesis as the
+/// step's name, and each placement or elimination with the step's words.
+fn render_forcing(i: usize, p: &Puzzle, shown: &ForcingPathStep, json: bool) -> String {
+    let source = format!("{}:{}", p.origin.file, p.origin.line);
+    let g = p.geometry;
+    let f = &shown.forcing;
+    let label = match &f.hypothesis {
+        Hypothesis::Cell(_) => "Cell forcing",
+        Hypothesis::Unit { .. } => "Unit forcing",
+    };
+    let notation = |&(c, d): &(usize, u8), sign: &str| {
+        format!("{}{sign}{}", g.cell_name(c), g.digit_symbol(d))
+    };
+    if json {
+        let list = |pairs: &[(usize, u8)], sign: &str| -> Vec<Json> {
+            (pairs.iter())
+                .map(|pair| {
+                    json!({
+                        "cell": g.cell_name(pair.0),
+                        "digit": pair.1,
+                        "notation": notation(pair, sign),
+                        "words": shown.words,
+                    })
+                })
+                .collect()
+        };
+        let forks: Vec<Json> = (f.forks.iter())
+            .map(|k| {
+                json!({
+                    "cell": g.cell_name(k.cell),
+                    "digit": k.digit,
+                    "contradicts": matches!(k.end, ForkEnd::Contradiction(_)),
+                })
+            })
+            .collect();
+        let value = json!({
+            "index": i + 1,
+            "source": source,
+            "status": "step",
+            "technique": "forcing",
+            "depth": f.depth,
+            "names": [label],
+            "forks": forks,
+            "placements": list(&f.placed, "="),
+            "eliminations": list(&f.eliminated, "<>"),
+        });
+        return format!("{value}\n");
+    }
+    let counted = |k: usize, what: &str| match k {
+        0 => None,
+        1 => Some(format!("1 {what}")),
+        _ => Some(format!("{k} {what}s")),
+    };
+    let made: Vec<String> = [
+        counted(f.placed.len(), "placement"),
+        counted(f.eliminated.len(), "elimination"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut text = format!(
+        "# puzzle {} ({source}): forcing (depth {}: {label}): {}\n",
+        i + 1,
+        f.depth,
+        made.join(", ")
+    );
+    let lines: Vec<String> = (f.placed.iter().map(|pair| notation(pair, "=")))
+        .chain(f.eliminated.iter().map(|pair| notation(pair, "<>")))
+        .collect();
+    let width = lines.iter().map(String::len).max().unwrap_or(0);
+    for line in &lines {
+        text.push_str(&format!("{line:<width$}  {}\n", shown.words));
+    }
+    text
 }
 
 /// One puzzle's hint as text or a JSON line, and whether a step was found

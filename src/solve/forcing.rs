@@ -12,8 +12,9 @@
 //! short. Each supposition is run once per stall, whichever hypotheses
 //! share it. At depth 2, a fork that stalls may force once more inside.
 
-use crate::engine::{Solve, Status};
+use crate::engine::{Engine, Solve, Status};
 use crate::grid::Geometry;
+use crate::grid::Puzzle;
 use crate::grid::regions::box_index;
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
@@ -280,6 +281,37 @@ impl Forcer<'_> {
             Status::Conflict | Status::FactLimit(_) => Supposed::Unknown,
         })
     }
+}
+
+/// The forcing step a player would take in the state `puzzle` describes
+/// (a pencil-mark state, or givens alone): `engine`'s rules run to their
+/// fixpoint, then, if they stall, the first hypothesis that yields
+/// something. Returns the stalled solve (the board before the step) with
+/// the step; `None` where the rules do not stall or no hypothesis yields
+/// anything within `forcing.depth`.
+pub fn forcing_step<'e>(
+    engine: &'e Engine,
+    puzzle: &Puzzle,
+    forcing: Forcing,
+) -> Result<Option<(Solve<'e>, ForcingStep)>, Stop> {
+    let regions = puzzle.regions.as_deref();
+    let mut solve = engine.start_with_regions(puzzle.geometry, regions, &puzzle.cells);
+    if let Some(marks) = &puzzle.marks {
+        solve.enter_marks(&marks.entered_digits(), &marks.removed_candidates());
+    }
+    if solve.run() != Status::Stalled || forcing.depth == 0 {
+        return Ok(None);
+    }
+    let mut forcer = Forcer {
+        forcing,
+        regions,
+        deadline: None,
+        tally: Tally::default(),
+        max_forks: None,
+    };
+    Ok(forcer
+        .find(&mut solve, forcing.depth)?
+        .map(|step| (solve, step)))
 }
 
 /// What a hypothesis yields, if anything: `(placed, eliminated)`. Refuted
