@@ -4,7 +4,7 @@
 //! several solutions on one of them, words each step in the trace and in
 //! `explain`, and stops at the search's limits.
 
-use crate::common::{json_lines, read_lines, repo_path, run};
+use crate::common::{json_lines, read_lines, read_repo_file, repo_path, run, sudolog};
 use serde_json::Value;
 
 const MAGICTOUR: &str = "tests/data/path/magictour200.txt";
@@ -13,15 +13,20 @@ const HARDEST: &str = "tests/data/forcing/forum_hardest3.txt";
 const HARDEST_SOLUTIONS: &str = "tests/data/forcing/forum_hardest3.solutions.txt";
 const SEVERAL: &str = "tests/data/forcing/several5.txt";
 
-/// `sudolog solve --logic-only --format json ARGS... FILE`: one object per
-/// puzzle.
-fn solve_json(file: &str, args: &[&str]) -> Vec<Value> {
-    let path = repo_path(file);
+/// `sudolog ARGS...` with `stdin` as its standard input: its standard
+/// output.
+fn output(args: &[&str], stdin: &str) -> String {
+    let out = sudolog().args(args).write_stdin(stdin.to_string()).output();
+    String::from_utf8(out.expect("sudolog runs").stdout).unwrap()
+}
+
+/// `sudolog solve --logic-only --format json ARGS... -` on `puzzles` (one
+/// per line): one object per puzzle.
+fn solve_json(puzzles: &str, args: &[&str]) -> Vec<Value> {
     let mut all = vec!["solve", "--logic-only", "--format", "json"];
     all.extend_from_slice(args);
-    all.push(&path);
-    let out = run(&all, None);
-    json_lines(&String::from_utf8(out.stdout).unwrap())
+    all.push("-");
+    json_lines(&output(&all, puzzles))
 }
 
 fn solved(r: &Value) -> bool {
@@ -32,29 +37,11 @@ fn solved(r: &Value) -> bool {
 fn forcing_solves_hard_puzzles_without_a_guess_and_right() {
     // The first 40 of magictour: the library alone leaves some stalled.
     let puzzles: Vec<String> = read_lines(MAGICTOUR).into_iter().take(40).collect();
+    let puzzles = puzzles.join("\n") + "\n";
     let solutions = read_lines(MAGICTOUR_SOLUTIONS);
-    let dir = std::env::temp_dir().join(format!("sudolog-forcing-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("p.txt");
-    std::fs::write(&file, puzzles.join("\n") + "\n").unwrap();
-    let file = file.to_str().unwrap();
-    let solve = |args: &[&str]| {
-        let mut all = vec![
-            "solve",
-            "--logic-only",
-            "--format",
-            "json",
-            "--max-tier",
-            "all",
-        ];
-        all.extend_from_slice(args);
-        all.push(file);
-        json_lines(&String::from_utf8(run(&all, None).stdout).unwrap())
-    };
     // `--logic-only` forces at depth 1 unless told not to.
-    let without = solve(&["--no-forcing"]);
-    let with = solve(&[]);
-    std::fs::remove_dir_all(&dir).ok();
+    let without = solve_json(&puzzles, &["--max-tier", "all", "--no-forcing"]);
+    let with = solve_json(&puzzles, &["--max-tier", "all"]);
     assert_eq!(with.len(), 40);
     let stalled = without.iter().filter(|r| !solved(r)).count();
     assert!(stalled >= 5, "the library alone stalls on {stalled}");
@@ -77,10 +64,11 @@ fn depth_two_solves_what_depth_one_cannot() {
     // The forum's hardest need a hypothesis inside a hypothesis (with the
     // singles and locked candidates as the rules).
     let solutions = read_lines(HARDEST_SOLUTIONS);
-    let depth_one = solve_json(HARDEST, &["--max-tier", "2", "--forcing-depth", "1"]);
+    let hardest = read_repo_file(HARDEST);
+    let depth_one = solve_json(&hardest, &["--max-tier", "2", "--forcing-depth", "1"]);
     assert_eq!(depth_one.len(), 3);
     assert!(depth_one.iter().all(|r| r["status"] == "stalled"));
-    let depth_two = solve_json(HARDEST, &["--max-tier", "2", "--forcing-depth", "2"]);
+    let depth_two = solve_json(&hardest, &["--max-tier", "2", "--forcing-depth", "2"]);
     for (i, r) in depth_two.iter().enumerate() {
         assert!(solved(r), "puzzle {}: {}", i + 1, r["status"]);
         assert_eq!(r["solution"], solutions[i].as_str());
@@ -93,10 +81,10 @@ fn depth_two_solves_what_depth_one_cannot() {
 fn forcing_never_settles_a_puzzle_with_several_solutions() {
     // Every fact forcing brings back holds in every solution, so a puzzle
     // with hundreds of them stays open; counting still finds two.
-    for r in solve_json(SEVERAL, &["--max-tier", "2", "--forcing-depth", "1"]) {
+    let several = read_repo_file(SEVERAL);
+    for r in solve_json(&several, &["--max-tier", "2", "--forcing-depth", "1"]) {
         assert_eq!(r["status"], "stalled", "{}", r["puzzle"]);
     }
-    let path = repo_path(SEVERAL);
     let args = [
         "solve",
         "--count",
@@ -105,9 +93,9 @@ fn forcing_never_settles_a_puzzle_with_several_solutions() {
         "1",
         "--format",
         "json",
-        &path,
+        "-",
     ];
-    for r in json_lines(&String::from_utf8(run(&args, None).stdout).unwrap()) {
+    for r in json_lines(&output(&args, &several)) {
         assert_eq!(r["solutions"], 2, "{}", r["puzzle"]);
     }
 }
@@ -237,34 +225,22 @@ fn a_hint_where_no_technique_applies_is_a_forcing_step() {
         .bytes()
         .map(|b| b - b'0')
         .collect();
-    let stall = {
-        let args = [
-            "solve",
-            "--logic-only",
-            "--no-forcing",
-            "--max-tier",
-            "all",
-            "--format",
-            "candidates",
-            "-",
-        ];
-        let out = crate::common::sudolog()
-            .args(args)
-            .write_stdin(format!("{}\n", puzzles[0]))
-            .output()
-            .unwrap();
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let args = [
+        "solve",
+        "--logic-only",
+        "--no-forcing",
+        "--max-tier",
+        "all",
+        "--format",
+        "candidates",
+        "-",
+    ];
+    let stall = output(&args, &format!("{}\n", puzzles[0]));
     let hint = |extra: &[&str]| {
         let mut args = vec!["hint", "--format", "json"];
         args.extend_from_slice(extra);
         args.push("-");
-        let out = crate::common::sudolog()
-            .args(&args)
-            .write_stdin(stall.clone())
-            .output()
-            .unwrap();
-        json_lines(&String::from_utf8(out.stdout).unwrap()).remove(0)
+        json_lines(&output(&args, &stall)).remove(0)
     };
     let forced = hint(&[]);
     assert_eq!(forced["technique"], "forcing", "{forced}");

@@ -338,6 +338,16 @@ pub fn render(node: &Node) -> String {
     out
 }
 
+/// Where a derivation sits on the path: `, after guess 2` (nothing before
+/// any guess).
+fn after_guess(branch: usize) -> String {
+    if branch == 0 {
+        String::new()
+    } else {
+        format!(", after guess {branch}")
+    }
+}
+
 fn render_into(node: &Node, indent: usize, out: &mut String) {
     let pad = "  ".repeat(indent);
     let what = match &node.kind {
@@ -351,30 +361,18 @@ fn render_into(node: &Node, indent: usize, out: &mut String) {
             step,
             branch,
         } => {
-            let path = if *branch == 0 {
-                String::new()
-            } else {
-                format!(", after guess {branch}")
-            };
             let words = if words.is_empty() {
                 "(no comment)"
             } else {
                 words
             };
-            format!("{words} [{rule}, step {step}{path}]")
+            format!("{words} [{rule}, step {step}{}]", after_guess(*branch))
         }
         NodeKind::Forced {
             words,
             step,
             branch,
-        } => {
-            let path = if *branch == 0 {
-                String::new()
-            } else {
-                format!(", after guess {branch}")
-            };
-            format!("{words} [forcing, step {step}{path}]")
-        }
+        } => format!("{words} [forcing, step {step}{}]", after_guess(*branch)),
         NodeKind::Seen => "(explained above)".to_string(),
         NodeKind::Cut => "(not expanded: --depth)".to_string(),
         NodeKind::Static => "(geometry)".to_string(),

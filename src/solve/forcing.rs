@@ -3,19 +3,20 @@
 //! digit in a unit (each of its places in turn); each option is supposed
 //! in a fork of the stalled state, and the rules run there to their
 //! fixpoint. An option whose fork ends in a contradiction is false: the
-//! digit leaves the cell. A fact that every other fork reaches holds
-//! whichever option is true: it is derived. The parent takes both as
-//! facts of its own (their origin is forcing) and its fixpoint goes on.
+//! digit leaves the cell. With none refuted, a fact that every fork
+//! reaches holds whichever option is true: it is derived. The parent
+//! takes them as facts of its own (their origin is forcing) and its
+//! fixpoint goes on.
 //!
 //! Hypotheses are tried cheapest first (two options before three), and
 //! the first that yields something is the step, so that traces stay
 //! short. Each supposition is run once per stall, whichever hypotheses
-//! share it. At depth 2, a fork that stalls may force once more inside.
+//! share it. At depth 2, a fork that stalls may force once more inside;
+//! a stall tries depth 1 first, and 2 only where it finds nothing.
 
 use crate::engine::{Engine, Solve, Status};
-use crate::grid::Geometry;
-use crate::grid::Puzzle;
 use crate::grid::regions::box_index;
+use crate::grid::{Geometry, Puzzle};
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
 use std::time::Instant;

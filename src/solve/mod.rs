@@ -1,5 +1,5 @@
-//! Solving one puzzle: the rules' fixpoint, guesses where they stall
-//! (`search`), every solution checked in plain Rust
+//! Solving one puzzle: the rules' fixpoint, hypotheses (`forcing`) and
+//! guesses where they stall (`search`), every solution checked in plain Rust
 //! (`grid::check_solution_in`), and one result vocabulary for all of it
 //! (`outcome`). Beside it, what is built on solving: the bounded
 //! uniqueness check, grading (`grade`), and the search's step log as data

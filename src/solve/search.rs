@@ -1,7 +1,8 @@
-//! The branching layer: when the rules stall, fork the fact store on the
-//! open cell with the fewest candidates, place each candidate as a guess in
-//! its own fork, and continue the fixpoint depth-first. Forks that derive a
-//! contradiction are pruned. Solutions are counted up to a limit; branch
+//! The branching layer: when the rules stall, reason with hypotheses
+//! first if asked (`forcing`: what it derives goes back into the fixpoint),
+//! then fork the fact store on the open cell with the fewest candidates,
+//! place each candidate as a guess in its own fork, and continue the
+//! fixpoint depth-first. Forks that derive a contradiction are pruned. Solutions are counted up to a limit; branch
 //! and time limits stop the search cleanly. It fills in the [`Outcome`]
 //! itself.
 
