@@ -260,3 +260,29 @@ fn a_hint_where_no_technique_applies_is_a_forcing_step() {
     }
     assert_eq!(hint(&["--no-forcing"])["status"], "stuck");
 }
+
+#[test]
+fn forcing_works_on_a_variant_and_a_jigsaw() {
+    // Hypotheses range over the rule set's units, a variant's included;
+    // the forced solve agrees with the guessing one.
+    for (file, extra) in [
+        ("tests/data/variants/x.txt", vec!["--variant", "x"]),
+        ("tests/data/jigsaw.txt", vec![]),
+    ] {
+        let path = repo_path(file);
+        let solve = |mode: &str| {
+            let mut args = vec!["solve", mode, "--format", "json"];
+            args.extend_from_slice(&extra);
+            args.push(&path);
+            json_lines(&String::from_utf8(run(&args, None).stdout).unwrap())
+        };
+        let forced = solve("--logic-only");
+        let guessed = solve("--count=1");
+        assert!(!forced.is_empty());
+        for (f, g) in forced.iter().zip(&guessed) {
+            assert!(solved(f), "{file}: {f}");
+            assert_eq!(f["solution"], g["solution"], "{file}");
+            assert_eq!(f["stats"]["branches"], 0, "{file}");
+        }
+    }
+}

@@ -171,6 +171,23 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
     Ok(worst.exit_code())
 }
 
+/// What a step makes, as its header says: `1 placement, 3 eliminations`.
+fn made_text(placements: usize, eliminations: usize) -> String {
+    let counted = |k: usize, what: &str| match k {
+        0 => None,
+        1 => Some(format!("1 {what}")),
+        _ => Some(format!("{k} {what}s")),
+    };
+    let made: Vec<String> = [
+        counted(placements, "placement"),
+        counted(eliminations, "elimination"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    made.join(", ")
+}
+
 /// A forcing step as a hint, as text or a JSON line: the hypothesis as the
 /// step's name, and each placement or elimination with the step's words.
 fn render_forcing(i: usize, p: &Puzzle, shown: &ForcingPathStep, json: bool) -> String {
@@ -219,23 +236,11 @@ fn render_forcing(i: usize, p: &Puzzle, shown: &ForcingPathStep, json: bool) -> 
         });
         return format!("{value}\n");
     }
-    let counted = |k: usize, what: &str| match k {
-        0 => None,
-        1 => Some(format!("1 {what}")),
-        _ => Some(format!("{k} {what}s")),
-    };
-    let made: Vec<String> = [
-        counted(f.placed.len(), "placement"),
-        counted(f.eliminated.len(), "elimination"),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
     let mut text = format!(
         "# puzzle {} ({source}): forcing (depth {}: {label}): {}\n",
         i + 1,
         f.depth,
-        made.join(", ")
+        made_text(f.placed.len(), f.eliminated.len())
     );
     let lines: Vec<String> = (f.placed.iter().map(|pair| notation(pair, "=")))
         .chain(f.eliminated.iter().map(|pair| notation(pair, "<>")))
@@ -315,25 +320,13 @@ fn render(i: usize, p: &Puzzle, hint: &Hint, json: bool) -> (Found, String) {
         return (found, format!("{value}\n"));
     }
     let placements = facts.iter().filter(|f| f.fact.placed).count();
-    let counted = |k: usize, what: &str| match k {
-        0 => None,
-        1 => Some(format!("1 {what}")),
-        _ => Some(format!("{k} {what}s")),
-    };
-    let made: Vec<String> = [
-        counted(placements, "placement"),
-        counted(facts.len() - placements, "elimination"),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
     let mut text = format!(
         "# puzzle {} ({source}): {} (tier {}: {}): {}\n",
         i + 1,
         step.technique,
         step.tier,
         labels.join(", "),
-        made.join(", ")
+        made_text(placements, facts.len() - placements)
     );
     let width = facts.iter().map(|f| f.notation.len()).max().unwrap_or(0);
     for f in &facts {

@@ -262,6 +262,27 @@ impl Solve<'_> {
         self.store.reset_tiers();
     }
 
+    /// Every unit of the rule set (rows, columns, boxes or a jigsaw's
+    /// regions, and any unit its rules add, such as a variant's diagonals)
+    /// by name, with its cells in increasing order; units in the order
+    /// their names were first seen.
+    pub fn units(&self) -> Vec<(String, Vec<usize>)> {
+        let in_unit = self.engine.program.builtin(Builtin::InUnit);
+        let mut cells: std::collections::BTreeMap<Value, Vec<usize>> = Default::default();
+        for (t, _) in self.relation_facts(in_unit) {
+            if let Some(c) = self.cell_index(slot(&t, 0)) {
+                cells.entry(slot(&t, 1)).or_default().push(c);
+            }
+        }
+        let symbols = &self.engine.program.symbols;
+        (cells.into_iter())
+            .map(|(unit, mut cells)| {
+                cells.sort_unstable();
+                (symbols.name(unit).to_string(), cells)
+            })
+            .collect()
+    }
+
     /// The tuple of a `placed` or `eliminated` fact.
     fn pair_tuple(&self, cell: usize, digit: u8) -> Tuple {
         let n = self.geometry.n;

@@ -72,11 +72,7 @@ impl ForcingPathStep {
                 )
             }
             Hypothesis::Unit { unit, digit } => {
-                format!(
-                    "Unit forcing on {} in {}",
-                    g.digit_symbol(*digit),
-                    unit.name()
-                )
+                format!("Unit forcing on {} in {}", g.digit_symbol(*digit), unit)
             }
         }
     }

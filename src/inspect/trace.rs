@@ -75,7 +75,7 @@ pub fn forcing_words(f: &ForcingStep, g: &Geometry) -> String {
             format!(
                 "unit forcing on {} in {} ({cells})",
                 g.digit_symbol(*digit),
-                unit.name()
+                unit
             )
         }
     };

@@ -15,8 +15,7 @@
 //! a stall tries depth 1 first, and 2 only where it finds nothing.
 
 use crate::engine::{Engine, Solve, Status};
-use crate::grid::regions::box_index;
-use crate::grid::{Geometry, Puzzle};
+use crate::grid::Puzzle;
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
 use std::time::Instant;
@@ -58,33 +57,11 @@ pub enum Hypothesis {
     Cell(usize),
     /// Each place of a digit in a unit.
     Unit {
-        /// The unit.
-        unit: Unit,
+        /// The unit's name (`row3`, `box7`, a variant's `diag1`).
+        unit: String,
         /// The digit.
         digit: u8,
     },
-}
-
-/// A row, a column or a box (or a jigsaw's region), numbered from 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
-    /// A row.
-    Row(usize),
-    /// A column.
-    Col(usize),
-    /// A box (a jigsaw's region).
-    Box(usize),
-}
-
-impl Unit {
-    /// Its name as the rules write units (`row3`, `col5`, `box7`).
-    pub fn name(&self) -> String {
-        match self {
-            Unit::Row(i) => format!("row{}", i + 1),
-            Unit::Col(i) => format!("col{}", i + 1),
-            Unit::Box(i) => format!("box{}", i + 1),
-        }
-    }
 }
 
 /// Where one option's fork ended.
@@ -154,13 +131,11 @@ enum Supposed {
     Unknown,
 }
 
-/// Forcing over one puzzle's solve: the settings, the puzzle's regions,
-/// the deadline, and what it counted so far.
-pub struct Forcer<'a> {
+/// Forcing over one puzzle's solve: the settings, the deadline, the
+/// bound on forks, and what it counted so far.
+pub struct Forcer {
     /// The settings.
     pub forcing: Forcing,
-    /// A jigsaw's regions (its boxes), if any.
-    pub regions: Option<&'a [u8]>,
     /// When to stop.
     pub deadline: Option<Instant>,
     /// Forks opened, and whether one assumed a unique solution.
@@ -169,7 +144,7 @@ pub struct Forcer<'a> {
     pub max_forks: Option<u64>,
 }
 
-impl Forcer<'_> {
+impl Forcer {
     /// Runs `solve`'s rules, forcing where they stall while `depth`
     /// allows; returns how the run ended and the depth forcing used (0 if
     /// none).
@@ -207,18 +182,19 @@ impl Forcer<'_> {
     /// The first hypothesis whose forks, with `depth - 1` levels of
     /// forcing of their own, yield something.
     fn find_at(&mut self, solve: &mut Solve, depth: u32) -> Result<Option<ForcingStep>, Stop> {
-        let g = solve.geometry();
+        let n = solve.geometry().n;
         let grid = solve.grid();
         let candidates = solve.candidates();
+        let units = solve.units();
         let mut tried: FxHashMap<(usize, u8), Supposed> = FxHashMap::default();
-        for (hypothesis, options) in hypotheses(&g, self.regions, &grid, &candidates) {
+        for (hypothesis, options) in hypotheses(n, &units, &grid, &candidates) {
             for &(cell, digit) in &options {
                 if let Entry::Vacant(slot) = tried.entry((cell, digit)) {
                     slot.insert(self.suppose(solve, cell, digit, depth)?);
                 }
             }
             let results: Vec<&Supposed> = options.iter().map(|k| &tried[k]).collect();
-            let Some((placed, eliminated)) = conclude(&grid, &candidates, g.n, &options, &results)
+            let Some((placed, eliminated)) = conclude(&grid, &candidates, n, &options, &results)
             else {
                 continue;
             };
@@ -305,7 +281,6 @@ pub fn forcing_step<'e>(
     }
     let mut forcer = Forcer {
         forcing,
-        regions,
         deadline: None,
         tally: Tally::default(),
         max_forks: None,
@@ -363,17 +338,17 @@ fn conclude(
 
 /// Every hypothesis of a stalled state with its options, cheapest first:
 /// by the number of options (two first), then cells before units, then
-/// in grid order (rows, columns, boxes; digits ascending).
+/// in grid order (cells; units in the rule set's order, digits
+/// ascending). `units` are the rule set's, a variant's included.
 fn hypotheses(
-    g: &Geometry,
-    regions: Option<&[u8]>,
+    n: usize,
+    units: &[(String, Vec<usize>)],
     grid: &[u8],
     candidates: &[u32],
 ) -> Vec<(Hypothesis, Pairs)> {
-    let n = g.n;
     let mut out: Vec<(usize, usize, Hypothesis, Pairs)> = Vec::new();
-    for cell in (0..n * n).filter(|&c| grid[c] == 0) {
-        let options: Vec<(usize, u8)> = (1..=n as u8)
+    for cell in (0..grid.len()).filter(|&c| grid[c] == 0) {
+        let options: Pairs = (1..=n as u8)
             .filter(|d| candidates[cell] & (1 << d) != 0)
             .map(|d| (cell, d))
             .collect();
@@ -381,39 +356,21 @@ fn hypotheses(
             out.push((options.len(), 0, Hypothesis::Cell(cell), options));
         }
     }
-    let mut units: Vec<(Unit, Vec<usize>)> = Vec::new();
-    for i in 0..n {
-        units.push((Unit::Row(i), (0..n).map(|c| g.cell_at(i, c)).collect()));
-    }
-    for i in 0..n {
-        units.push((Unit::Col(i), (0..n).map(|r| g.cell_at(r, i)).collect()));
-    }
-    let mut boxes = vec![Vec::new(); n];
-    for cell in 0..n * n {
-        boxes[box_index(g, regions, cell)].push(cell);
-    }
-    units.extend(
-        boxes
-            .into_iter()
-            .enumerate()
-            .map(|(i, cells)| (Unit::Box(i), cells)),
-    );
-    for (unit, cells) in &units {
+    for (unit, cells) in units {
         for digit in 1..=n as u8 {
             if cells.iter().any(|&c| grid[c] == digit) {
                 continue;
             }
-            let options: Vec<(usize, u8)> = (cells.iter())
+            let options: Pairs = (cells.iter())
                 .filter(|&&c| grid[c] == 0 && candidates[c] & (1 << digit) != 0)
                 .map(|&c| (c, digit))
                 .collect();
             if options.len() >= 2 {
-                out.push((
-                    options.len(),
-                    1,
-                    Hypothesis::Unit { unit: *unit, digit },
-                    options,
-                ));
+                let hypothesis = Hypothesis::Unit {
+                    unit: unit.clone(),
+                    digit,
+                };
+                out.push((options.len(), 1, hypothesis, options));
             }
         }
     }

@@ -15,9 +15,7 @@ mod outcome;
 mod search;
 mod trace;
 
-pub use forcing::{
-    Forcing, ForcingStep, ForkEnd, ForkResult, Hypothesis, Stop, Unit, forcing_step,
-};
+pub use forcing::{Forcing, ForcingStep, ForkEnd, ForkResult, Hypothesis, Stop, forcing_step};
 pub use grade::{Grade, grade};
 pub use hint::{Hint, HintFact, Hinter, HinterError, Step};
 pub use outcome::{Outcome, Stats, Verdict};

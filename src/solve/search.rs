@@ -146,7 +146,6 @@ fn search<'e>(
     let mut current = Some(root);
     let mut forcer = Forcer {
         forcing: options.forcing,
-        regions,
         deadline,
         tally: Tally::default(),
         max_forks: options.max_branches,
