@@ -131,6 +131,18 @@ fn the_trace_and_explain_word_each_forcing_step() {
         text.contains("forcing steps over"),
         "the stats line counts them"
     );
+    // A stall that forcing goes on from is no end of the branch.
+    let lines: Vec<&str> = text.lines().collect();
+    for pair in lines.windows(2) {
+        if pair[1].contains("forcing on") {
+            assert!(
+                !pair[0].contains("stalled at step"),
+                "{}\n{}",
+                pair[0],
+                pair[1]
+            );
+        }
+    }
     // `explain` words the forced fact with its hypothesis.
     let fact = format!("eliminated({cell}, {digit})");
     let args = [

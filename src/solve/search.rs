@@ -8,7 +8,7 @@
 
 use super::forcing::{Forcer, Forcing, ForcingStep, Stop, Tally};
 use super::outcome::{Outcome, Stats, Verdict};
-use super::trace::{TraceEvent, branch_events};
+use super::trace::{BranchEnd, TraceEvent, branch_events};
 use crate::engine::{Engine, Guess, Solve, Status};
 use crate::grid::{Puzzle, check_solution_in};
 use rustc_hash::FxHashMap;
@@ -224,6 +224,14 @@ fn search<'e>(
                                 p.stats.forcing_steps += 1;
                                 p.stats.forcing_depth = p.stats.forcing_depth.max(step.depth);
                                 if options.trace {
+                                    // The branch goes on: no end to log.
+                                    if let Some(TraceEvent::End {
+                                        how: BranchEnd::Stalled { .. },
+                                        ..
+                                    }) = p.trace.last()
+                                    {
+                                        p.trace.pop();
+                                    }
                                     p.trace.push(TraceEvent::Forcing {
                                         step: solve.steps(),
                                         forcing: step.clone(),
