@@ -209,18 +209,7 @@ impl Solve<'_> {
     /// `removed` (`(cell index, digit)` pairs), each fact's origin being
     /// the input.
     pub fn enter_marks(&mut self, entered: &[(usize, u8)], removed: &[(usize, u8)]) {
-        let n = self.geometry.n;
-        let tuples = |pairs: &[(usize, u8)]| -> Vec<_> {
-            pairs
-                .iter()
-                .map(|&(c, d)| flat(&[cell_value(c / n, c % n), d as Value]))
-                .collect()
-        };
-        let origin = FactOrigin::input(self.store.step);
-        self.store
-            .insert(self.engine.placed, &tuples(entered), origin);
-        self.store
-            .insert(self.engine.eliminated, &tuples(removed), origin);
+        self.insert_pairs(entered, removed, FactOrigin::input(self.store.step));
     }
 
     /// Places a digit as a guess.
@@ -250,7 +239,18 @@ impl Solve<'_> {
     /// Adds what forcing derived (`(cell, digit)` pairs), each fact's
     /// origin being forcing at the current step.
     pub fn force(&mut self, placed: &[(usize, u8)], eliminated: &[(usize, u8)]) {
-        let origin = FactOrigin::forced(self.store.step);
+        self.insert_pairs(placed, eliminated, FactOrigin::forced(self.store.step));
+        self.store.reset_tiers();
+    }
+
+    /// Adds `placed` and `eliminated` facts (`(cell, digit)` pairs) with
+    /// `origin`.
+    fn insert_pairs(
+        &mut self,
+        placed: &[(usize, u8)],
+        eliminated: &[(usize, u8)],
+        origin: FactOrigin,
+    ) {
         let tuples = |pairs: &[(usize, u8)]| -> Vec<Tuple> {
             pairs.iter().map(|&(c, d)| self.pair_tuple(c, d)).collect()
         };
@@ -259,7 +259,6 @@ impl Solve<'_> {
             .insert(self.engine.placed, &placed_tuples, origin);
         self.store
             .insert(self.engine.eliminated, &eliminated_tuples, origin);
-        self.store.reset_tiers();
     }
 
     /// Every unit of the rule set (rows, columns, boxes or a jigsaw's

@@ -118,11 +118,11 @@ pub fn solution_path(db: &FactDb) -> Vec<PathStep> {
         }
     }
     // The forcing steps of this branch: those whose facts it holds.
+    let placed = db.program.builtin(Builtin::Placed);
+    let eliminated = db.program.builtin(Builtin::Eliminated);
+    let n = db.geometry.n;
     for (step, f) in &db.forcing {
-        let placed = db.program.builtin(Builtin::Placed);
-        let eliminated = db.program.builtin(Builtin::Eliminated);
         let here = |rel: usize, &(cell, digit): &(usize, u8)| {
-            let n = db.geometry.n;
             let values = [cell_value(cell / n, cell % n), Value::from(digit)];
             (db.relations[rel].find(&values))
                 .and_then(|fact| fact.origin)

@@ -131,6 +131,13 @@ enum Supposed {
     Unknown,
 }
 
+/// The stalled state forcing looks at: its size, digits and candidates.
+struct Stalled {
+    n: usize,
+    grid: Vec<u8>,
+    candidates: Vec<u32>,
+}
+
 /// Forcing over one puzzle's solve: the settings, the deadline, the
 /// bound on forks, and what it counted so far.
 pub struct Forcer {
@@ -171,30 +178,39 @@ impl Forcer {
     /// nothing, since each of its forks forces in turn. `None` if none
     /// does.
     pub fn find(&mut self, solve: &mut Solve, depth: u32) -> Result<Option<ForcingStep>, Stop> {
+        let state = Stalled {
+            n: solve.geometry().n,
+            grid: solve.grid(),
+            candidates: solve.candidates(),
+        };
+        let list = hypotheses(state.n, &solve.units(), &state.grid, &state.candidates);
         for level in 1..=depth {
-            if let Some(step) = self.find_at(solve, level)? {
+            if let Some(step) = self.find_at(solve, &state, &list, level)? {
                 return Ok(Some(step));
             }
         }
         Ok(None)
     }
 
-    /// The first hypothesis whose forks, with `depth - 1` levels of
-    /// forcing of their own, yield something.
-    fn find_at(&mut self, solve: &mut Solve, depth: u32) -> Result<Option<ForcingStep>, Stop> {
-        let n = solve.geometry().n;
-        let grid = solve.grid();
-        let candidates = solve.candidates();
-        let units = solve.units();
+    /// The first hypothesis of `list` whose forks, with `depth - 1` levels
+    /// of forcing of their own, yield something.
+    fn find_at(
+        &mut self,
+        solve: &mut Solve,
+        state: &Stalled,
+        list: &[(Hypothesis, Pairs)],
+        depth: u32,
+    ) -> Result<Option<ForcingStep>, Stop> {
+        let (n, grid, candidates) = (state.n, &state.grid, &state.candidates);
         let mut tried: FxHashMap<(usize, u8), Supposed> = FxHashMap::default();
-        for (hypothesis, options) in hypotheses(n, &units, &grid, &candidates) {
-            for &(cell, digit) in &options {
+        for (hypothesis, options) in list {
+            for &(cell, digit) in options {
                 if let Entry::Vacant(slot) = tried.entry((cell, digit)) {
                     slot.insert(self.suppose(solve, cell, digit, depth)?);
                 }
             }
             let results: Vec<&Supposed> = options.iter().map(|k| &tried[k]).collect();
-            let Some((placed, eliminated)) = conclude(&grid, &candidates, n, &options, &results)
+            let Some((placed, eliminated)) = conclude(grid, candidates, n, options, &results)
             else {
                 continue;
             };
@@ -216,7 +232,7 @@ impl Forcer {
                 })
                 .collect();
             return Ok(Some(ForcingStep {
-                hypothesis,
+                hypothesis: hypothesis.clone(),
                 forks,
                 placed,
                 eliminated,
