@@ -205,6 +205,12 @@ impl Solve<'_> {
         }
     }
 
+    /// Prepares this state to be forked many times over: its facts so far
+    /// become shared, so each fork copies none of them.
+    pub fn freeze(&mut self) {
+        self.store.freeze();
+    }
+
     /// Starts from a pencil-mark state: places `entered` and eliminates
     /// `removed` (`(cell index, digit)` pairs), each fact's origin being
     /// the input.

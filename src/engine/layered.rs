@@ -9,8 +9,12 @@
 //! copy of the root's facts and, per level, only what that level derived.
 //!
 //! A lookup that misses walks every layer, so the stack stays short: past
-//! [`MAX_FROZEN`] layers a fork first folds them into one (a copy, as
-//! every fork was before layers, but once per several levels).
+//! [`MAX_FROZEN`] layers a fork first folds the newest into one (a copy,
+//! as every fork was before layers, but once per several levels, and of
+//! an old large layer only once the newer ones have grown as large).
+//! Forcing forks one stalled state many times over: it freezes the state
+//! first ([`LayeredMap::freeze`]), so that even small layers are shared
+//! rather than copied per fork.
 
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
@@ -165,12 +169,39 @@ impl<K: Hash + Eq + Clone, V: LayerValue> LayeredMap<K, V> {
         }
     }
 
-    /// Folds the frozen layers into one; a key held in several layers
-    /// (see [`LayeredMap::own_entry`]) gets their values absorbed in order.
+    /// Freezes the own layer however small, so that the forks that
+    /// follow share it instead of copying it: for a state forked many
+    /// times over (forcing's hypotheses), where one freeze replaces a
+    /// copy per fork.
+    pub fn freeze(&mut self) {
+        if !self.own.is_empty() {
+            let own = std::mem::take(&mut self.own);
+            self.frozen.push(Arc::new(own));
+        }
+        if self.frozen.len() > MAX_FROZEN {
+            self.fold();
+        }
+    }
+
+    /// Folds the newest frozen layers into one: at least two, and on down
+    /// while the next older layer is no more than twice what is folded
+    /// so far, so that a large old layer (the root's facts) is copied
+    /// only once the layers above it have grown as large. A key held in
+    /// several layers (see [`LayeredMap::own_entry`]) gets their values
+    /// absorbed in order.
     fn fold(&mut self) {
+        let Some(mut from) = self.frozen.len().checked_sub(2) else {
+            return;
+        };
+        let mut total = self.frozen[from].len() + self.frozen[from + 1].len();
+        while from > 0 && self.frozen[from - 1].len() <= 2 * total {
+            from -= 1;
+            total += self.frozen[from].len();
+        }
         let mut all: FxHashMap<K, V> = FxHashMap::default();
-        all.reserve(self.len);
-        for layer in &self.frozen {
+        all.reserve(total);
+        let before: usize = self.frozen[from..].iter().map(|l| l.len()).sum();
+        for layer in self.frozen.drain(from..) {
             for (k, v) in layer.iter() {
                 match all.entry(k.clone()) {
                     Entry::Vacant(e) => {
@@ -180,8 +211,8 @@ impl<K: Hash + Eq + Clone, V: LayerValue> LayeredMap<K, V> {
                 }
             }
         }
-        self.len = all.len() + self.own.len();
-        self.frozen = vec![Arc::new(all)];
+        self.len = self.len + all.len() - before;
+        self.frozen.push(Arc::new(all));
     }
 }
 
@@ -251,5 +282,27 @@ mod tests {
             .chain((1..=(MAX_FROZEN as u32 + 2)).map(|r| 100 + r))
             .collect();
         assert_eq!(all, expected);
+    }
+
+    #[test]
+    fn freezing_shares_even_a_small_layer_and_folding_spares_a_large_old_one() {
+        let mut m = filled(0, 10_000);
+        m.freeze();
+        let root = Arc::clone(&m.frozen[0]);
+        for round in 1..=(3 * MAX_FROZEN as u32) {
+            assert!(m.insert_new(100_000 + round, vec![round]));
+            m.freeze();
+            assert!(m.own.is_empty(), "a one-entry layer is frozen too");
+            assert!(m.frozen.len() <= MAX_FROZEN);
+            let child = m.fork();
+            assert!(child.own.is_empty() && child.frozen.len() == m.frozen.len());
+        }
+        assert!(
+            Arc::ptr_eq(&root, &m.frozen[0]),
+            "the root's layer was never copied"
+        );
+        assert_eq!(m.len(), 10_000 + 3 * MAX_FROZEN);
+        assert_eq!(m.iter().count(), m.len());
+        assert_eq!(m.get(&100_001), Some(&vec![1]));
     }
 }

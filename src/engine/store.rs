@@ -217,6 +217,12 @@ impl Store {
         }
     }
 
+    /// Freezes every variable's facts so that the forks that follow share
+    /// them (see [`Var::freeze`]).
+    pub fn freeze(&mut self) {
+        self.vars.iter_mut().for_each(Var::freeze);
+    }
+
     /// Adds facts to a variable (a guess), recording their origin.
     pub fn insert(&mut self, var: usize, tuples: &[Tuple], origin: FactOrigin) {
         self.vars[var].insert(tuples, origin);

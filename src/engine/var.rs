@@ -182,6 +182,18 @@ impl Var {
         }
     }
 
+    /// Freezes the facts known so far (see [`LayeredMap::freeze`]), so
+    /// that forks share them.
+    pub fn freeze(&mut self) {
+        self.facts.freeze();
+        for projection in &mut self.projections {
+            projection.first_step.freeze();
+            if let Some((_, values)) = &mut projection.spread {
+                values.freeze();
+            }
+        }
+    }
+
     /// An empty variable keeping what `keep` says.
     pub fn new(keep: Keep) -> Var {
         Var {

@@ -184,6 +184,7 @@ impl Forcer {
             candidates: solve.candidates(),
         };
         let list = hypotheses(state.n, &solve.units(), &state.grid, &state.candidates);
+        solve.freeze();
         for level in 1..=depth {
             if let Some(step) = self.find_at(solve, &state, &list, level)? {
                 return Ok(Some(step));
