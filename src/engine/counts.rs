@@ -98,7 +98,7 @@ impl Store {
                 .collect();
             if !out.is_empty() {
                 any = true;
-                self.vars[agg.reached].insert(&out, FactOrigin::unruled(self.step));
+                self.insert_var(agg.reached, &out, FactOrigin::unruled(self.step));
             }
         }
         any
@@ -181,7 +181,7 @@ impl Store {
             }
         }
         if !reached.is_empty() {
-            self.vars[a.reached].insert(&reached, FactOrigin::unruled(self.step));
+            self.insert_var(a.reached, &reached, FactOrigin::unruled(self.step));
         }
         self.reached_buf = reached;
     }
@@ -273,7 +273,7 @@ impl Store {
         }
         self.return_pipe(*source, piped);
         if !reached.is_empty() {
-            self.vars[agg.reached].insert(&reached, FactOrigin::unruled(self.step));
+            self.insert_var(agg.reached, &reached, FactOrigin::unruled(self.step));
         }
         self.reached_buf = reached;
     }

@@ -11,7 +11,6 @@
 use super::counts::{Counters, MAX_SET_GROUPS, key_prefix, threshold};
 use super::plan::{ChainRole, FIRST_GATED_TIER, Op, Out, Plan, SeedSource};
 use super::profile::Profile;
-use super::tiers::copy_recent;
 use super::tuple::{EMPTY, Tuple};
 use super::var::{NO_RULE, Var};
 use crate::lang::program::RelId;
@@ -98,6 +97,13 @@ pub struct Store {
     active: Vec<u64>,
     /// Scratch: the variables with recent facts this round.
     fresh: Vec<usize>,
+    /// The variables that received facts since the last round began (see
+    /// [`Store::insert_var`]), each listed once: with `fresh`, all that
+    /// the next round must advance (a round looked at every variable
+    /// before, and with hundreds of them that was a tenth of the time).
+    touched: Vec<usize>,
+    /// Per variable: whether it is in `touched`.
+    is_touched: Vec<bool>,
 }
 
 impl Store {
@@ -118,6 +124,7 @@ impl Store {
             vars[var].insert(&base_facts(rel), loaded);
         }
         let mut too_many_groups = false;
+        let n_vars = vars.len();
         let mut store = Store {
             vars,
             counters: plan
@@ -157,6 +164,9 @@ impl Store {
             overflowed: too_many_groups,
             active: vec![0; plan.ops.len().div_ceil(64)],
             fresh: Vec::new(),
+            // Loading filled some: the first round looks at all.
+            touched: (0..n_vars).collect(),
+            is_touched: vec![true; n_vars],
         };
         // Groups of static seeds already satisfied with a count of zero.
         for (i, agg) in plan.aggs.iter().enumerate() {
@@ -184,7 +194,7 @@ impl Store {
                         }
                     };
                 if !reached.is_empty() {
-                    store.vars[plan.aggs[i].reached].insert(reached, loaded);
+                    store.insert_var(plan.aggs[i].reached, reached, loaded);
                 }
             }
         }
@@ -214,6 +224,8 @@ impl Store {
             overflowed: false,
             active: vec![0; plan.ops.len().div_ceil(64)],
             fresh: Vec::new(),
+            touched: self.touched.clone(),
+            is_touched: self.is_touched.clone(),
         }
     }
 
@@ -225,7 +237,23 @@ impl Store {
 
     /// Adds facts to a variable (a guess), recording their origin.
     pub fn insert(&mut self, var: usize, tuples: &[Tuple], origin: FactOrigin) {
-        self.vars[var].insert(tuples, origin);
+        self.insert_var(var, tuples, origin);
+    }
+
+    /// Adds facts to a variable, noting it for the next round's advance;
+    /// returns how many were new. Every fact enters a variable here.
+    pub(super) fn insert_var(&mut self, var: usize, tuples: &[Tuple], origin: FactOrigin) -> u32 {
+        let new = self.vars[var].insert(tuples, origin);
+        self.note_touched(var, new);
+        new
+    }
+
+    /// Notes that `var` received `new` new facts (see `touched`).
+    pub(super) fn note_touched(&mut self, var: usize, new: u32) {
+        if new > 0 && !self.is_touched[var] {
+            self.is_touched[var] = true;
+            self.touched.push(var);
+        }
     }
 
     /// Where a fact of a variable came from.
@@ -276,12 +304,28 @@ impl Store {
     /// Ends a round in every variable (see [`Var::advance`]); returns
     /// whether any has new facts.
     fn advance(&mut self) -> bool {
-        self.fresh.clear();
-        for (i, v) in self.vars.iter_mut().enumerate() {
-            if v.advance() {
+        // Last round's fresh variables drop their recent facts; touched
+        // ones take their pending facts as recent; no other has either.
+        let mut visit = std::mem::take(&mut self.touched);
+        visit.append(&mut self.fresh);
+        visit.sort_unstable();
+        visit.dedup();
+        for &i in &visit {
+            self.is_touched[i] = false;
+            if self.vars[i].advance() {
                 self.fresh.push(i);
             }
         }
+        if cfg!(debug_assertions) {
+            for (i, v) in self.vars.iter().enumerate() {
+                assert!(
+                    visit.binary_search(&i).is_ok() || !v.has_input(),
+                    "variable {i} has facts to advance but was not touched"
+                );
+            }
+        }
+        visit.clear();
+        self.touched = visit;
         !self.fresh.is_empty()
     }
 
@@ -343,11 +387,11 @@ impl Store {
             {
                 return RunEnd::Contradiction;
             }
-            for (c, missed) in plan.copies.iter().zip(&mut self.missed) {
+            for (i, c) in plan.copies.iter().enumerate() {
                 if c.tier <= self.active_tier {
-                    copy_recent(&mut self.vars, c.from, c.to, FactOrigin::unruled(self.step));
+                    self.copy_recent(c.from, c.to, FactOrigin::unruled(self.step));
                 } else {
-                    missed.extend_from_slice(self.vars[c.from].recent());
+                    self.missed[i].extend_from_slice(self.vars[c.from].recent());
                 }
             }
             self.active.fill(0);
@@ -461,7 +505,7 @@ impl Store {
             rule: to.rule.map_or(NO_RULE, |(rule, _)| rule as u32),
             step: self.step,
         };
-        let new = self.vars[to.var].insert(tuples, origin);
+        let new = self.insert_var(to.var, tuples, origin);
         self.derived += new as u64;
         if let Some((rule, _)) = to.rule
             && new > 0

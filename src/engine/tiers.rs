@@ -9,7 +9,7 @@
 use super::ir::Lowered;
 use super::plan::{Plan, VarIdx};
 use super::store::Store;
-use super::var::{FactOrigin, Var};
+use super::var::FactOrigin;
 use crate::lang::program::{Atom, RelId};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -84,30 +84,34 @@ impl Store {
             return false;
         };
         self.active_tier = tier;
-        for (c, missed) in plan.copies.iter().zip(&mut self.missed) {
+        for (i, c) in plan.copies.iter().enumerate() {
             if c.tier == tier {
-                self.vars[c.to].insert(missed, FactOrigin::unruled(self.step));
-                missed.clear();
+                let missed = std::mem::take(&mut self.missed[i]);
+                self.insert_var(c.to, &missed, FactOrigin::unruled(self.step));
+                self.missed[i] = missed;
+                self.missed[i].clear();
             }
         }
         true
     }
-}
 
-/// Inserts the recent facts of variable `from` into variable `to`.
-pub(super) fn copy_recent(vars: &mut [Var], from: usize, to: usize, origin: FactOrigin) {
-    // Borrow the two variables apart; a variable's own recent facts are
-    // already known to it, so copying onto itself adds nothing.
-    let (source, target) = match from.cmp(&to) {
-        std::cmp::Ordering::Less => {
-            let (a, b) = vars.split_at_mut(to);
-            (&a[from], &mut b[0])
-        }
-        std::cmp::Ordering::Greater => {
-            let (a, b) = vars.split_at_mut(from);
-            (&b[0], &mut a[to])
-        }
-        std::cmp::Ordering::Equal => return,
-    };
-    target.insert(source.recent(), origin);
+    /// Inserts the recent facts of variable `from` into variable `to`.
+    pub(super) fn copy_recent(&mut self, from: usize, to: usize, origin: FactOrigin) {
+        // Borrow the two variables apart; a variable's own recent facts
+        // are already known to it, so copying onto itself adds nothing.
+        let vars = &mut self.vars;
+        let (source, target) = match from.cmp(&to) {
+            std::cmp::Ordering::Less => {
+                let (a, b) = vars.split_at_mut(to);
+                (&a[from], &mut b[0])
+            }
+            std::cmp::Ordering::Greater => {
+                let (a, b) = vars.split_at_mut(from);
+                (&b[0], &mut a[to])
+            }
+            std::cmp::Ordering::Equal => return,
+        };
+        let new = target.insert(source.recent(), origin);
+        self.note_touched(to, new);
+    }
 }

@@ -264,7 +264,7 @@ impl Var {
     /// Ends a round: the last round's facts become stable and this
     /// round's become recent. Returns whether there are recent facts.
     pub fn advance(&mut self) -> bool {
-        if self.recent.is_empty() && self.pending.is_empty() {
+        if !self.has_input() {
             return false;
         }
         let mut recent = std::mem::take(&mut self.pending);
@@ -291,6 +291,12 @@ impl Var {
             self.pending = old;
         }
         !self.recent.is_empty()
+    }
+
+    /// Whether facts wait to be advanced: this round's, or last round's
+    /// still recent.
+    pub fn has_input(&self) -> bool {
+        !(self.recent.is_empty() && self.pending.is_empty())
     }
 
     /// The last round's facts (what operators read).
