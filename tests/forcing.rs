@@ -2,7 +2,8 @@
 //! `--no-forcing`): hypotheses where the rules stall, before any guess. It solves hard puzzles without a guess and right (depth 1 on
 //! magictour, depth 2 on the forum's hardest), never settles a puzzle with
 //! several solutions on one of them, words each step in the trace and in
-//! `explain`, and stops at the search's limits.
+//! `explain` (with each fork's own derivation), and stops at the search's
+//! limits.
 
 use crate::common::{json_lines, read_lines, read_repo_file, repo_path, run, sudolog};
 use serde_json::Value;
@@ -160,6 +161,108 @@ fn the_trace_and_explain_word_each_forcing_step() {
         "{explained}"
     );
     assert!(first.contains("[forcing, step "), "{first}");
+}
+
+/// Every node of a tree, depth first.
+fn nodes(tree: &Value) -> Vec<&Value> {
+    let mut out = vec![tree];
+    if let Some(children) = tree["children"].as_array() {
+        out.extend(children.iter().flat_map(nodes));
+    }
+    out
+}
+
+#[test]
+fn explain_shows_each_forks_own_derivation() {
+    // Magictour 77 forces often, with refuted options and with forks
+    // that all agree.
+    let puzzle = format!("{}\n", read_lines(MAGICTOUR)[76]);
+    let trace = output(&["solve", "--logic-only", "--trace", "-"], &puzzle);
+    let steps: Vec<&str> = trace.lines().filter(|l| l.contains("forcing on")).collect();
+    let refuted = steps
+        .iter()
+        .find_map(|l| {
+            let (head, _) = l.split_once(" contradicts (")?;
+            let option = head.rsplit([':', ',']).next()?.trim();
+            let (cell, digit) = option.split_once('=')?;
+            Some((format!("eliminated({cell}, {digit})"), option.to_string()))
+        })
+        .expect("a refuted option");
+    let agreed = steps
+        .iter()
+        .find(|l| !l.contains("contradicts"))
+        .and_then(|l| {
+            let (_, tail) = l.split_once(": eliminated ")?;
+            let (digit, cells) = tail.split_once(" from ")?;
+            let cell = cells.split([' ', ';']).next()?;
+            let options = l.matches(" holds up").count();
+            Some((format!("eliminated({cell}, {digit})"), options))
+        })
+        .expect("a step whose forks all agree");
+    let explain = |fact: &str| -> Value {
+        let args = ["explain", "--logic-only", "--format", "json", "-", fact];
+        serde_json::from_str(&output(&args, &puzzle)).expect("a JSON tree")
+    };
+    // Inside a fork, the facts it derived come after the stall, and what
+    // it started from is marked as known before the supposition.
+    fn check_fork<'v>(fork: &'v Value, stall: u64, what: &str) -> &'v Value {
+        let below = &fork["children"][0];
+        assert_eq!(below["kind"], "derived", "{what}: {fork}");
+        for n in nodes(below) {
+            match n["kind"].as_str() {
+                Some("derived") => assert!(n["step"].as_u64() > Some(stall), "{what}: {n}"),
+                Some("premise") => assert!(n["step"].as_u64() <= Some(stall), "{what}: {n}"),
+                _ => {}
+            }
+        }
+        let supposed = fork["fact"].as_str().unwrap_or_default().replace('=', ", ");
+        assert!(
+            nodes(below)
+                .iter()
+                .any(|n| n["kind"] == "supposition" && n["fact"] == format!("placed({supposed})")),
+            "{what}: the fork's derivation goes back to its supposition: {fork}"
+        );
+        below
+    }
+    // A refuted option: its one fork, down to the contradiction.
+    let (fact, option) = refuted;
+    let tree = explain(&fact);
+    assert_eq!(tree["kind"], "forcing", "{tree}");
+    let stall = tree["step"].as_u64().expect("a step");
+    let forks = tree["children"].as_array().expect("forks");
+    assert_eq!(forks.len(), 1, "only the refuted option's fork: {tree}");
+    assert_eq!(
+        (&forks[0]["kind"], &forks[0]["refuted"]),
+        (&"fork".into(), &true.into())
+    );
+    assert_eq!(forks[0]["fact"], option);
+    let end = check_fork(&forks[0], stall, &fact);
+    assert!(
+        end["fact"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("contradiction("),
+        "{end}"
+    );
+    // Forks that all agree: each reaches the fact itself.
+    let (fact, options) = agreed;
+    let tree = explain(&fact);
+    let stall = tree["step"].as_u64().expect("a step");
+    let forks = tree["children"].as_array().expect("forks");
+    assert_eq!(forks.len(), options, "every option's fork: {tree}");
+    for fork in forks {
+        assert_eq!(fork["refuted"], false);
+        let end = check_fork(fork, stall, &fact);
+        assert_eq!(end["fact"], fact.as_str());
+    }
+    // The text says the same in words.
+    let text = output(&["explain", "--logic-only", "-", &fact], &puzzle);
+    assert!(
+        text.contains("supposed in a fork, whose rules reach the fact as well"),
+        "{text}"
+    );
+    assert!(text.contains(" — the supposition"), "{text}");
+    assert!(text.contains(" — known before the supposition ["), "{text}");
 }
 
 #[test]

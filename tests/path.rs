@@ -11,7 +11,7 @@ use sudolog::engine::tuple::slot;
 use sudolog::inspect::db::FactDb;
 use sudolog::inspect::path::{PathStep, solution_path};
 use sudolog::lang::program::Builtin;
-use sudolog::solve::{BranchEnd, Forcing, Mode, SearchOptions, TraceEvent, solve_keeping};
+use sudolog::solve::{BranchEnd, Forcing, Keeping, Mode, SearchOptions, TraceEvent, solve_keeping};
 use sudolog::{Engine, Puzzle, RuleSources};
 
 const ESSAY: &str = "tests/data/essay.txt";
@@ -138,9 +138,9 @@ fn check_puzzle(engine: &Engine, line: &str, solution: &[u8], what: &str, forcin
         forcing,
         ..SearchOptions::default()
     };
-    let (outcome, kept) = solve_keeping(engine, &puzzle, &traced, true);
+    let (outcome, kept) = solve_keeping(engine, &puzzle, &traced, Keeping::State);
     assert_eq!(outcome.grid, solution, "{what}: solved to its solution");
-    let state = kept.expect("a solved puzzle keeps its branch");
+    let state = kept.expect("a solved puzzle keeps its branch").solve;
     let db = FactDb::new(engine.program(), &state).with_forcing(&outcome.forcing);
     let steps = solution_path(&db);
     assert!(!steps.is_empty(), "{what}: a path");

@@ -11,7 +11,9 @@ use crate::inspect::path;
 use crate::lang::check::check_query;
 use crate::lang::program::{Arg, Builtin, Literal, RelId, cell_value};
 use crate::lang::value::Type;
-use crate::solve::{Mode, UNIQUENESS_BRANCHES, Uniqueness, Verdict, solve_keeping, uniqueness};
+use crate::solve::{
+    Keeping, Mode, UNIQUENESS_BRANCHES, Uniqueness, Verdict, solve_keeping, uniqueness,
+};
 use clap::{Args, ValueEnum};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -160,7 +162,7 @@ fn with_facts(
     // hold the notes until the spinner is gone.
     let spinner =
         super::progress::Spinner::after_delay(format!("solving {} (puzzle {index})", target.file));
-    let (searched, kept) = solve_keeping(&engine, &puzzle, &options, true);
+    let (searched, kept) = solve_keeping(&engine, &puzzle, &options, Keeping::Forks);
     // Facts of a puzzle that is no proper Sudoku mislead unless said so:
     // count its solutions up to two.
     let unique = uniqueness(&engine, &puzzle, UNIQUENESS_BRANCHES);
@@ -183,13 +185,13 @@ fn with_facts(
         ),
         Uniqueness::Unique | Uniqueness::Unknown => {}
     }
-    let (state, forcing) = match kept {
-        Some(s) => (s, searched.forcing),
+    let (kept, forcing) = match kept {
+        Some(k) => (k, searched.forcing),
         // No solution and no stall to show: inspect the rules' own fixpoint.
         None => {
             let logic = target.limits.search(Mode::LogicOnly, false);
-            match solve_keeping(&engine, &puzzle, &logic, true) {
-                (r, Some(s)) => (s, r.forcing),
+            match solve_keeping(&engine, &puzzle, &logic, Keeping::Forks) {
+                (r, Some(k)) => (k, r.forcing),
                 (r, None) => {
                     let why = match r.verdict {
                         Verdict::FactLimit(grew) => format!(
@@ -210,7 +212,9 @@ fn with_facts(
             }
         }
     };
-    let db = FactDb::new(engine.program(), &state).with_forcing(&forcing);
+    let db = FactDb::new(engine.program(), &kept.solve)
+        .with_forcing(&forcing)
+        .with_forks(kept.forks);
     f(&db, &puzzle)
 }
 

@@ -13,7 +13,7 @@ use crate::grid::{Puzzle, PuzzleError};
 use crate::inspect::db::FactDb;
 use crate::inspect::path::{self, PathStep};
 use crate::picture::html::{PageStep, page};
-use crate::solve::{Mode, SearchOptions, Verdict, solve_keeping};
+use crate::solve::{Keeping, Mode, SearchOptions, Verdict, solve_keeping};
 use clap::{Args, ValueEnum};
 use serde_json::json;
 use std::io::{self, Write};
@@ -162,18 +162,18 @@ impl Done {
 impl Settings<'_> {
     fn puzzle(&self, i: usize, p: &Puzzle) -> Done {
         let source = format!("{}:{}", p.origin.file, p.origin.line);
-        let (outcome, kept) = solve_keeping(self.engine, p, &self.options, true);
+        let (outcome, kept) = solve_keeping(self.engine, p, &self.options, Keeping::State);
         // No solution and no stall to show: the rules' own fixpoint is
         // what there is to walk through.
         let (kept, forcing) = match kept {
-            Some(state) => (Some(state), outcome.forcing),
+            Some(k) => (Some(k.solve), outcome.forcing),
             None => {
                 let logic = SearchOptions {
                     mode: Mode::LogicOnly,
                     ..self.options
                 };
-                let (again, state) = solve_keeping(self.engine, p, &logic, true);
-                (state, again.forcing)
+                let (again, state) = solve_keeping(self.engine, p, &logic, Keeping::State);
+                (state.map(|k| k.solve), again.forcing)
             }
         };
         let verdict = outcome.verdict;

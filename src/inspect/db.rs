@@ -7,7 +7,7 @@ use crate::grid::Geometry;
 use crate::lang::program::{Builtin, Program, RelId, Value, cell_value};
 use crate::lang::value::Type;
 use crate::lang::value::{cell_coords, cell_name};
-use crate::solve::ForcingStep;
+use crate::solve::{ForcingStep, KeptFork};
 use rustc_hash::FxHashMap;
 
 /// One fact: its values and where it came from.
@@ -91,6 +91,13 @@ pub struct FactDb<'p> {
     /// The solve's forcing steps, each with the step its facts arrived at
     /// (see [`FactDb::with_forcing`]).
     pub forcing: Vec<(u32, ForcingStep)>,
+    /// Per forcing step (as `forcing`), each option's fork where its
+    /// rules ended, when the solve kept them (see [`FactDb::with_forks`]).
+    pub forks: Vec<Vec<KeptFork<'p>>>,
+    /// In a fork's facts (see [`FactDb::fork`]): the supposition that
+    /// opened it, `(cell, digit, step)`, facts up to that step being the
+    /// stalled state it started from.
+    pub supposition: Option<(usize, u8, u32)>,
 }
 
 /// A value of a column of type `ty` as people read it, wherever facts are
@@ -142,6 +149,8 @@ impl<'p> FactDb<'p> {
             guesses: solve.branch.clone(),
             last_step,
             forcing: Vec::new(),
+            forks: Vec::new(),
+            supposition: None,
         };
         let candidates = db.candidate_facts(u32::MAX);
         db.relations.push(RelFacts::from_facts(candidates));
@@ -224,16 +233,48 @@ impl<'p> FactDb<'p> {
         self
     }
 
+    /// The same facts, with the forks the solve kept for each of its
+    /// forcing steps ([`Kept::forks`](crate::solve::Kept)), so that
+    /// explanations can show each fork's own derivation.
+    pub fn with_forks(mut self, forks: Vec<Vec<KeptFork<'p>>>) -> Self {
+        self.forks = forks;
+        self
+    }
+
     /// The forcing step that brought the `placed` or `eliminated` fact
     /// `values` of relation `rel` at `step`, if known.
     pub fn forcing_at(&self, step: u32, rel: RelId, values: &[Value]) -> Option<&ForcingStep> {
+        self.forcing_index_at(step, rel, values)
+            .map(|i| &self.forcing[i].1)
+    }
+
+    /// The index in `forcing` of [`FactDb::forcing_at`]'s step.
+    pub fn forcing_index_at(&self, step: u32, rel: RelId, values: &[Value]) -> Option<usize> {
         let placed = rel == self.program.builtin(Builtin::Placed);
         let cell = self.cell_index(*values.first()?)?;
         let digit = u8::try_from(*values.get(1)?).ok()?;
-        self.forcing.iter().find_map(|(s, f)| {
+        self.forcing.iter().position(|(s, f)| {
             let list = if placed { &f.placed } else { &f.eliminated };
-            (*s == step && list.contains(&(cell, digit))).then_some(f)
+            *s == step && list.contains(&(cell, digit))
         })
+    }
+
+    /// The facts of one kept fork of this solve's forcing step `index`:
+    /// the stalled state, the supposition and what the fork's rules
+    /// derived from it, with the fork's own forcing steps (at depth 2).
+    pub fn fork(&self, index: usize, fork: &KeptFork<'p>) -> FactDb<'p> {
+        let mut db = FactDb::new(self.program, &fork.solve);
+        // The stalled state's forcing steps, then the fork's own.
+        db.forcing = self.forcing[..index].to_vec();
+        db.forcing.extend(fork.forcing.iter().cloned());
+        let n = self.geometry.n;
+        let cell = cell_value(fork.cell / n, fork.cell % n);
+        let placed = &db.relations[self.program.builtin(Builtin::Placed)];
+        let step = placed
+            .find(&[cell, Value::from(fork.digit)])
+            .map_or(0, Fact::step);
+        db.supposition = Some((fork.cell, fork.digit, step));
+        db
     }
 
     /// How a fact's origin reads: `rules/singles.dl:10`, `a guess`, `static`.

@@ -5,6 +5,7 @@ use super::db::FactDb;
 use super::eval::Evaluator;
 use crate::engine::Guess;
 use crate::lang::program::{Builtin, Expr, RelId, Value};
+use crate::solve::ForkEnd;
 use rustc_hash::FxHashSet;
 use serde_json::{Value as Json, json};
 
@@ -42,6 +43,23 @@ pub enum NodeKind {
         /// How many of the path's guesses were in force when it was
         /// derived (0: none, the rules alone).
         branch: usize,
+    },
+    /// One option of a forcing step, supposed in a fork: its child is
+    /// the fork's derivation of its contradiction (`refuted`) or of the
+    /// fact every fork reached.
+    Fork {
+        /// Whether the fork ended in a contradiction.
+        refuted: bool,
+    },
+    /// Inside a fork: the supposition that opened it.
+    Supposition,
+    /// Inside a fork: a fact of the stalled state it started from (its
+    /// own derivation is the solve's, outside the fork).
+    Premise {
+        /// Where it came from: a rule's `file:line`, `forcing`, `the input`.
+        origin: String,
+        /// The step it arrived at.
+        step: u32,
     },
     /// Explained earlier in the tree.
     Seen,
@@ -96,6 +114,22 @@ fn node(
             NodeKind::Static
         });
     };
+    if let Some((cell, digit, step)) = db.supposition {
+        let placed = rel == db.program.builtin(Builtin::Placed);
+        if fact.is_guess()
+            && placed
+            && db.cell_index(values[0]) == Some(cell)
+            && values[1] == Value::from(digit)
+        {
+            return leaf(NodeKind::Supposition);
+        }
+        if origin.step <= step {
+            return leaf(NodeKind::Premise {
+                origin: db.origin_name(fact),
+                step: origin.step,
+            });
+        }
+    }
     if fact.is_guess() {
         return leaf(NodeKind::Guess(db.branch_depth(origin.step)));
     }
@@ -105,15 +139,29 @@ fn node(
         });
     }
     if origin.is_forced() {
-        let words = db.forcing_at(origin.step, rel, values).map_or_else(
+        let index = db.forcing_index_at(origin.step, rel, values);
+        let words = index.map_or_else(
             || "forcing".to_string(),
-            |f| super::trace::forcing_words(f, &db.geometry),
+            |i| super::trace::forcing_words(&db.forcing[i].1, &db.geometry),
         );
-        return leaf(NodeKind::Forced {
-            words,
-            step: origin.step,
-            branch: db.branch_depth(origin.step),
-        });
+        let children = match index {
+            Some(_) if depth >= max_depth => vec![Node {
+                fact: "the forks".to_string(),
+                kind: NodeKind::Cut,
+                children: Vec::new(),
+            }],
+            Some(i) => fork_nodes(db, i, rel, values, depth, max_depth),
+            None => Vec::new(),
+        };
+        return Node {
+            fact: fact_text,
+            kind: NodeKind::Forced {
+                words,
+                step: origin.step,
+                branch: db.branch_depth(origin.step),
+            },
+            children,
+        };
     }
     let first_time = seen.insert((rel, values.to_vec()));
     let Some(rule) = db.program.rules.get(origin.rule as usize) else {
@@ -195,6 +243,74 @@ fn node(
         },
         children,
     }
+}
+
+/// The forks of forcing step `index` that explain its fact `values` of
+/// `rel`, each with the fork's own derivation: the option it refuted (an
+/// elimination of that option), or else every fork, each reaching the
+/// fact. Empty when the solve kept no forks.
+fn fork_nodes(
+    db: &FactDb,
+    index: usize,
+    rel: RelId,
+    values: &[Value],
+    depth: usize,
+    max_depth: usize,
+) -> Vec<Node> {
+    let Some(forks) = db.forks.get(index) else {
+        return Vec::new();
+    };
+    let step = &db.forcing[index].1;
+    let refuted = |cell: usize, digit: u8| {
+        (step.forks.iter()).any(|f| {
+            (f.cell, f.digit) == (cell, digit) && matches!(f.end, ForkEnd::Contradiction(_))
+        })
+    };
+    let eliminated = rel == db.program.builtin(Builtin::Eliminated);
+    let this = db.cell_index(values[0]).zip(u8::try_from(values[1]).ok());
+    let chosen: Vec<_> = match this.filter(|&(c, d)| eliminated && refuted(c, d)) {
+        Some(option) => (forks.iter())
+            .filter(|f| (f.cell, f.digit) == option)
+            .collect(),
+        None => (forks.iter())
+            .filter(|f| !refuted(f.cell, f.digit))
+            .collect(),
+    };
+    let contradiction = db.program.builtin(Builtin::Contradiction);
+    chosen
+        .into_iter()
+        .map(|fork| {
+            let fdb = db.fork(index, fork);
+            let is_refuted = refuted(fork.cell, fork.digit);
+            let target = if is_refuted {
+                let from = fdb.supposition.map_or(0, |(_, _, s)| s);
+                (fdb.relations[contradiction].facts.iter())
+                    .filter(|f| f.step() > from)
+                    .min_by_key(|f| f.step())
+                    .map(|f| (contradiction, f.values.clone()))
+            } else {
+                Some((rel, values.to_vec()))
+            };
+            // A fork's facts are its own: what the tree said before of
+            // the same fact elsewhere does not hold for it.
+            let mut seen = FxHashSet::default();
+            let children = target
+                .map(|(r, v)| node(&fdb, r, &v, depth + 2, max_depth, &mut seen))
+                .into_iter()
+                .collect();
+            Node {
+                fact: format!(
+                    "{}={}",
+                    db.geometry.cell_name(fork.cell),
+                    db.geometry.digit_symbol(fork.digit)
+                ),
+                kind: NodeKind::Fork {
+                    refuted: is_refuted,
+                },
+                children,
+            }
+        })
+        .collect()
 }
 
 /// The deepest guess a tree depends on: how many of the path's guesses
@@ -373,6 +489,16 @@ fn render_into(node: &Node, indent: usize, out: &mut String) {
             step,
             branch,
         } => format!("{words} [forcing, step {step}{}]", after_guess(*branch)),
+        NodeKind::Fork { refuted: true } => {
+            "supposed in a fork, whose rules reach a contradiction:".to_string()
+        }
+        NodeKind::Fork { refuted: false } => {
+            "supposed in a fork, whose rules reach the fact as well:".to_string()
+        }
+        NodeKind::Supposition => "the supposition".to_string(),
+        NodeKind::Premise { origin, step } => {
+            format!("known before the supposition [{origin}, step {step}]")
+        }
         NodeKind::Seen => "(explained above)".to_string(),
         NodeKind::Cut => "(not expanded: --depth)".to_string(),
         NodeKind::Static => "(geometry)".to_string(),
@@ -415,6 +541,16 @@ pub fn to_json(node: &Node) -> Json {
             o["words"] = words.clone().into();
             o["step"] = (*step).into();
             o["branch"] = (*branch).into();
+        }
+        NodeKind::Fork { refuted } => {
+            o["kind"] = "fork".into();
+            o["refuted"] = (*refuted).into();
+        }
+        NodeKind::Supposition => o["kind"] = "supposition".into(),
+        NodeKind::Premise { origin, step } => {
+            o["kind"] = "premise".into();
+            o["origin"] = origin.clone().into();
+            o["step"] = (*step).into();
         }
         NodeKind::Seen => o["kind"] = "seen".into(),
         NodeKind::Cut => o["kind"] = "cut".into(),

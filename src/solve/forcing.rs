@@ -131,6 +131,27 @@ enum Supposed {
     Unknown,
 }
 
+/// One option's fork of a forcing step, kept at its end for inspection:
+/// `explain` shows the fork's own derivation of its contradiction, or of
+/// the fact every fork reached.
+pub struct KeptFork<'e> {
+    /// The cell supposed (row-major index).
+    pub cell: usize,
+    /// The digit supposed there.
+    pub digit: u8,
+    /// The fork where its rules ended.
+    pub solve: Solve<'e>,
+    /// The fork's own forcing steps (at depth 2), each with the step its
+    /// facts arrived at; their forks are not kept.
+    pub forcing: Vec<(u32, ForcingStep)>,
+}
+
+/// A supposition's result, with its fork when forks are kept.
+struct Tried<'e> {
+    supposed: Supposed,
+    fork: Option<KeptFork<'e>>,
+}
+
 /// The stalled state forcing looks at: its size, digits and candidates.
 struct Stalled {
     n: usize,
@@ -155,7 +176,14 @@ impl Forcer {
     /// Runs `solve`'s rules, forcing where they stall while `depth`
     /// allows; returns how the run ended and the depth forcing used (0 if
     /// none).
-    pub fn settle(&mut self, solve: &mut Solve, depth: u32) -> Result<(Status, u32), Stop> {
+    /// With `log`, each forcing step is recorded there with the step its
+    /// facts arrived at.
+    pub fn settle(
+        &mut self,
+        solve: &mut Solve,
+        depth: u32,
+        mut log: Option<&mut Vec<(u32, ForcingStep)>>,
+    ) -> Result<(Status, u32), Stop> {
         let mut used = 0;
         loop {
             let status = solve.run_until(self.deadline);
@@ -166,6 +194,9 @@ impl Forcer {
                 Some(step) => {
                     used = used.max(step.depth);
                     solve.force(&step.placed, &step.eliminated);
+                    if let Some(log) = log.as_deref_mut() {
+                        log.push((solve.steps(), step));
+                    }
                 }
                 None => return Ok((status, used)),
             }
@@ -178,6 +209,25 @@ impl Forcer {
     /// nothing, since each of its forks forces in turn. `None` if none
     /// does.
     pub fn find(&mut self, solve: &mut Solve, depth: u32) -> Result<Option<ForcingStep>, Stop> {
+        Ok(self.find_in(solve, depth, false)?.map(|(step, _)| step))
+    }
+
+    /// [`Forcer::find`], keeping the forks of the step's options at their
+    /// end (for `explain`), in the order of [`ForcingStep::forks`].
+    pub fn find_keeping<'e>(
+        &mut self,
+        solve: &mut Solve<'e>,
+        depth: u32,
+    ) -> Result<Option<(ForcingStep, Vec<KeptFork<'e>>)>, Stop> {
+        self.find_in(solve, depth, true)
+    }
+
+    fn find_in<'e>(
+        &mut self,
+        solve: &mut Solve<'e>,
+        depth: u32,
+        keep: bool,
+    ) -> Result<Option<(ForcingStep, Vec<KeptFork<'e>>)>, Stop> {
         let state = Stalled {
             n: solve.geometry().n,
             grid: solve.grid(),
@@ -186,31 +236,32 @@ impl Forcer {
         let list = hypotheses(state.n, &solve.units(), &state.grid, &state.candidates);
         solve.freeze();
         for level in 1..=depth {
-            if let Some(step) = self.find_at(solve, &state, &list, level)? {
-                return Ok(Some(step));
+            if let Some(found) = self.find_at(solve, &state, &list, level, keep)? {
+                return Ok(Some(found));
             }
         }
         Ok(None)
     }
 
     /// The first hypothesis of `list` whose forks, with `depth - 1` levels
-    /// of forcing of their own, yield something.
-    fn find_at(
+    /// of forcing of their own, yield something; with `keep`, its forks.
+    fn find_at<'e>(
         &mut self,
-        solve: &mut Solve,
+        solve: &mut Solve<'e>,
         state: &Stalled,
         list: &[(Hypothesis, Pairs)],
         depth: u32,
-    ) -> Result<Option<ForcingStep>, Stop> {
+        keep: bool,
+    ) -> Result<Option<(ForcingStep, Vec<KeptFork<'e>>)>, Stop> {
         let (n, grid, candidates) = (state.n, &state.grid, &state.candidates);
-        let mut tried: FxHashMap<(usize, u8), Supposed> = FxHashMap::default();
+        let mut tried: FxHashMap<(usize, u8), Tried<'e>> = FxHashMap::default();
         for (hypothesis, options) in list {
             for &(cell, digit) in options {
                 if let Entry::Vacant(slot) = tried.entry((cell, digit)) {
-                    slot.insert(self.suppose(solve, cell, digit, depth)?);
+                    slot.insert(self.suppose(solve, cell, digit, depth, keep)?);
                 }
             }
-            let results: Vec<&Supposed> = options.iter().map(|k| &tried[k]).collect();
+            let results: Vec<&Supposed> = options.iter().map(|k| &tried[k].supposed).collect();
             let Some((placed, eliminated)) = conclude(grid, candidates, n, options, &results)
             else {
                 continue;
@@ -232,26 +283,31 @@ impl Forcer {
                     },
                 })
                 .collect();
-            return Ok(Some(ForcingStep {
+            let kept = (options.iter())
+                .filter_map(|k| tried.get_mut(k).and_then(|t| t.fork.take()))
+                .collect();
+            let step = ForcingStep {
                 hypothesis: hypothesis.clone(),
                 forks,
                 placed,
                 eliminated,
                 depth: used,
-            }));
+            };
+            return Ok(Some((step, kept)));
         }
         Ok(None)
     }
 
     /// Supposes `digit` in `cell` in a fork of `solve` and runs it, with
-    /// `depth - 1` levels of forcing left.
-    fn suppose(
+    /// `depth - 1` levels of forcing left; with `keep`, keeps the fork.
+    fn suppose<'e>(
         &mut self,
-        solve: &mut Solve,
+        solve: &mut Solve<'e>,
         cell: usize,
         digit: u8,
         depth: u32,
-    ) -> Result<Supposed, Stop> {
+        keep: bool,
+    ) -> Result<Tried<'e>, Stop> {
         if self.max_forks.is_some_and(|m| self.tally.forks >= m) {
             return Err(Stop::BranchLimit);
         }
@@ -261,19 +317,27 @@ impl Forcer {
         }
         fork.suppose(cell, digit);
         self.tally.forks += 1;
-        let (status, used) = self.settle(&mut fork, depth - 1)?;
+        let mut log = Vec::new();
+        let (status, used) = self.settle(&mut fork, depth - 1, keep.then_some(&mut log))?;
         let firings: Vec<(usize, u64)> = (fork.firings().into_iter())
             .map(|(r, k)| (r, u64::from(k)))
             .collect();
         self.tally.assumed_unique |= fork.engine().used_assumption(&firings);
-        Ok(match status {
+        let supposed = match status {
             Status::Contradiction => Supposed::Refuted(fork.contradictions().into_iter().next()),
             Status::Stalled | Status::Solved => {
                 Supposed::Survived(fork.grid(), fork.candidates(), used)
             }
             Status::Timeout => return Err(Stop::Timeout),
             Status::Conflict | Status::FactLimit(_) => Supposed::Unknown,
-        })
+        };
+        let fork = keep.then(|| KeptFork {
+            cell,
+            digit,
+            solve: fork,
+            forcing: log,
+        });
+        Ok(Tried { supposed, fork })
     }
 }
 

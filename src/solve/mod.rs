@@ -15,11 +15,13 @@ mod outcome;
 mod search;
 mod trace;
 
-pub use forcing::{Forcing, ForcingStep, ForkEnd, ForkResult, Hypothesis, Stop, forcing_step};
+pub use forcing::{
+    Forcing, ForcingStep, ForkEnd, ForkResult, Hypothesis, KeptFork, Stop, forcing_step,
+};
 pub use grade::{Grade, grade};
 pub use hint::{Hint, HintFact, Hinter, HinterError, Step};
 pub use outcome::{Outcome, Stats, Verdict};
-pub use search::{Mode, SearchOptions, solve, solve_keeping};
+pub use search::{Keeping, Kept, Mode, SearchOptions, solve, solve_keeping};
 pub use trace::{BranchEnd, TraceEvent};
 
 use crate::engine::Engine;

@@ -6,7 +6,7 @@
 //! and time limits stop the search cleanly. It fills in the [`Outcome`]
 //! itself.
 
-use super::forcing::{Forcer, Forcing, ForcingStep, Stop, Tally};
+use super::forcing::{Forcer, Forcing, ForcingStep, KeptFork, Stop, Tally};
 use super::outcome::{Outcome, Stats, Verdict};
 use super::trace::{BranchEnd, TraceEvent, branch_events};
 use crate::engine::{Engine, Guess, Solve, Status};
@@ -81,11 +81,34 @@ struct Progress {
 /// Solves a puzzle as `options` ask: the rules, and guesses where they
 /// stall (unless logic only), every solution checked independently.
 pub fn solve(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Outcome {
-    solve_keeping(engine, puzzle, options, false).0
+    solve_keeping(engine, puzzle, options, Keeping::Nothing).0
 }
 
-/// [`solve`], also returning, if `keep`, the state worth inspecting: the
-/// first solution's branch, or where the rules stalled or contradicted.
+/// A solve kept for inspection: its state worth inspecting, and the forks
+/// of each of its forcing steps.
+pub struct Kept<'e> {
+    /// The first solution's branch, or where the rules stalled or
+    /// contradicted.
+    pub solve: Solve<'e>,
+    /// Per forcing step of the outcome ([`Outcome::forcing`], in the same
+    /// order): each option's fork where its rules ended.
+    pub forks: Vec<Vec<KeptFork<'e>>>,
+}
+
+/// What [`solve_keeping`] keeps of a solve for inspection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keeping {
+    /// Nothing: the outcome is all.
+    Nothing,
+    /// The state worth inspecting ([`Kept::solve`]).
+    State,
+    /// The state and each forcing step's forks (for `explain`; the forks
+    /// of every step are held to the end).
+    Forks,
+}
+
+/// [`solve`], also returning the state worth inspecting as `keep` asks
+/// (see [`Kept`]; `None` with [`Keeping::Nothing`]).
 ///
 /// Counting runs without the techniques that assume one solution
 /// ([`Engine::counting`]). So does a solve that ends with no solution
@@ -96,8 +119,8 @@ pub fn solve_keeping<'e>(
     engine: &'e Engine,
     puzzle: &Puzzle,
     options: &SearchOptions,
-    keep: bool,
-) -> (Outcome, Option<Solve<'e>>) {
+    keep: Keeping,
+) -> (Outcome, Option<Kept<'e>>) {
     if matches!(options.mode, Mode::Count(_)) {
         return search(engine.counting(), puzzle, options, keep);
     }
@@ -120,9 +143,12 @@ fn search<'e>(
     engine: &'e Engine,
     puzzle: &Puzzle,
     options: &SearchOptions,
-    keep: bool,
-) -> (Outcome, Option<Solve<'e>>) {
+    keeping: Keeping,
+) -> (Outcome, Option<Kept<'e>>) {
+    let keep = keeping != Keeping::Nothing;
     let mut kept: Option<Solve<'e>> = None;
+    // With `keep`: per forcing step, its forks (as `Progress::forcing`).
+    let mut kept_forks: Vec<Vec<KeptFork<'e>>> = Vec::new();
     let started = Instant::now();
     let n = puzzle.geometry.n;
     let mut p = Progress {
@@ -218,8 +244,19 @@ fn search<'e>(
                 }
                 Status::Stalled => {
                     if options.forcing.depth > 0 {
-                        match forcer.find(&mut solve, options.forcing.depth) {
-                            Ok(Some(step)) => {
+                        let depth = options.forcing.depth;
+                        let found = if keeping == Keeping::Forks {
+                            forcer.find_keeping(&mut solve, depth)
+                        } else {
+                            forcer
+                                .find(&mut solve, depth)
+                                .map(|f| f.map(|s| (s, Vec::new())))
+                        };
+                        match found {
+                            Ok(Some((step, forks))) => {
+                                if keeping == Keeping::Forks {
+                                    kept_forks.push(forks);
+                                }
                                 solve.force(&step.placed, &step.eliminated);
                                 p.stats.forcing_steps += 1;
                                 p.stats.forcing_depth = p.stats.forcing_depth.max(step.depth);
@@ -328,6 +365,10 @@ fn search<'e>(
     }
     p.stats.forks = forcer.tally.forks;
     p.stats.forks_assumed_unique = forcer.tally.assumed_unique;
+    let kept = kept.map(|solve| Kept {
+        solve,
+        forks: kept_forks,
+    });
     (outcome(p, puzzle, options, started), kept)
 }
 
