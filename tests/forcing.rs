@@ -266,6 +266,33 @@ fn explain_shows_each_forks_own_derivation() {
 }
 
 #[test]
+fn stats_count_each_round_once_across_forcing_steps() {
+    // The branch goes on after each forcing step: its rounds so far were
+    // once counted again at every step.
+    let puzzle = format!("{}\n", read_lines(MAGICTOUR)[76]);
+    let out = output(
+        &["solve", "--logic-only", "--trace", "--stats", "-"],
+        &puzzle,
+    );
+    let number = |prefix: &str, suffix: &str| -> u64 {
+        let line = out.lines().find(|l| l.starts_with(prefix)).expect(prefix);
+        let rest = &line[prefix.len()..];
+        rest.split(suffix)
+            .next()
+            .unwrap()
+            .trim()
+            .parse()
+            .expect("a number")
+    };
+    assert!(out.contains("forcing steps over"), "{out}");
+    assert_eq!(
+        number("# stats: ", " steps"),
+        number("# solved at step ", "\n"),
+        "one branch: its rounds are its steps"
+    );
+}
+
+#[test]
 fn the_search_limits_stop_forcing() {
     let path = repo_path(HARDEST);
     let base = [

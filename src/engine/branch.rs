@@ -360,11 +360,6 @@ impl Solve<'_> {
         self.store.step
     }
 
-    /// Fixpoint rounds this branch ran itself.
-    pub fn rounds(&self) -> u32 {
-        self.store.rounds
-    }
-
     /// New facts per program rule id, derived by this branch itself.
     pub fn firings(&self) -> Vec<(usize, u32)> {
         let mut v: Vec<(usize, u32)> = self
@@ -377,9 +372,23 @@ impl Solve<'_> {
         v
     }
 
-    /// Tuples this branch inserted into the fact store's variables.
-    pub fn derived(&self) -> u64 {
-        self.store.derived
+    /// What this branch ran since its last report: rounds, tuples
+    /// inserted, and new facts per program rule id. A branch reported and
+    /// then continued (after a forcing step, or as its last option's
+    /// guess) reports each round and fact once.
+    pub fn take_counts(&mut self) -> (u32, u64, Vec<(usize, u32)>) {
+        let store = &mut self.store;
+        let (rounds, derived, firings) = &mut store.reported;
+        let mut new: Vec<(usize, u32)> = (store.firings.iter())
+            .map(|(&r, &k)| (r as usize, k - firings.get(&r).copied().unwrap_or(0)))
+            .filter(|&(_, k)| k > 0)
+            .collect();
+        new.sort_unstable();
+        let counts = (store.rounds - *rounds, store.derived - *derived, new);
+        *rounds = store.rounds;
+        *derived = store.derived;
+        firings.clone_from(&store.firings);
+        counts
     }
 
     /// The rule that placed the digit now in a cell (`file:line`), or

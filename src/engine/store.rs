@@ -63,6 +63,10 @@ pub struct Store {
     pub firings: FxHashMap<u32, u32>,
     /// New facts this store inserted into variables (for the fact limit).
     pub derived: u64,
+    /// `rounds`, `derived` and `firings` as last reported (see
+    /// `Solve::take_counts`): a store that goes on after a report (a
+    /// forcing step, its last option's guess) reports only what is new.
+    pub reported: (u32, u64, FxHashMap<u32, u32>),
     /// The hardest tier switched on (tiers below [`FIRST_GATED_TIER`] always run).
     pub active_tier: u32,
     /// The hardest tier this store may switch on (forcing's forks may run
@@ -153,6 +157,7 @@ impl Store {
             rounds: 0,
             firings: FxHashMap::default(),
             derived: 0,
+            reported: Default::default(),
             active_tier: FIRST_GATED_TIER - 1,
             tier_cap: u32::MAX,
             gated_fired: false,
@@ -213,6 +218,7 @@ impl Store {
             rounds: 0,
             firings: FxHashMap::default(),
             derived: 0,
+            reported: Default::default(),
             active_tier: self.active_tier,
             tier_cap: self.tier_cap,
             gated_fired: false,

@@ -180,7 +180,7 @@ fn search<'e>(
         if let Some(mut solve) = current.take() {
             let since = solve.steps();
             let status = solve.run_until(deadline);
-            account(&mut p, &solve);
+            account(&mut p, &mut solve);
             if options.trace {
                 p.trace.extend(branch_events(&solve, since, &status));
             }
@@ -426,12 +426,13 @@ fn outcome(p: Progress, puzzle: &Puzzle, options: &SearchOptions, started: Insta
     }
 }
 
-/// Adds a finished branch's counters to the search's.
-fn account(p: &mut Progress, solve: &Solve) {
-    p.stats.steps += solve.rounds() as u64;
-    p.stats.derived += solve.derived();
-    for (rule, n) in solve.firings() {
-        *p.firings.entry(rule).or_default() += n as u64;
+/// Adds what a branch ran since its last report to the search's counters.
+fn account(p: &mut Progress, solve: &mut Solve) {
+    let (rounds, derived, firings) = solve.take_counts();
+    p.stats.steps += u64::from(rounds);
+    p.stats.derived += derived;
+    for (rule, n) in firings {
+        *p.firings.entry(rule).or_default() += u64::from(n);
     }
 }
 
