@@ -401,6 +401,13 @@ fn a_hint_where_no_technique_applies_is_a_forcing_step() {
         assert!(e["words"].as_str().unwrap().contains("forcing on"), "{e}");
     }
     assert_eq!(hint(&["--no-forcing"])["status"], "stuck");
+    // A time limit stops the search for a forcing step, and says so.
+    let stopped = hint(&["--forcing-depth", "2", "--timeout", "0.000001"]);
+    assert_eq!(stopped["status"], "stopped", "{stopped}");
+    assert!(
+        stopped["message"].as_str().unwrap().contains("--timeout"),
+        "{stopped}"
+    );
 }
 
 #[test]

@@ -154,7 +154,8 @@ impl Limits {
     }
 }
 
-fn parse_seconds(s: &str) -> Result<Duration, String> {
+/// A positive number of seconds (`--timeout`), fractions allowed.
+pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .parse()
         .map_err(|_| format!("`{s}` is not a number of seconds"))?;

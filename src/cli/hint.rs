@@ -3,7 +3,7 @@
 //! every placement and elimination it makes, in the usual notation and in
 //! the rule's words. The hint itself is `solve::Hinter`.
 
-use super::args::ForcingArgs;
+use super::args::{ForcingArgs, parse_seconds};
 use super::outside::OutsideCells;
 use super::per_puzzle::{Found, invalid, picture_folder, puzzle_missing};
 use super::rules::compile;
@@ -17,11 +17,14 @@ use crate::inspect::firing::{Conclusion, Derived};
 use crate::inspect::path::{self, ForcingPathStep, PathStep};
 use crate::inspect::trace::forcing_words;
 use crate::lang::value::cell_value;
-use crate::solve::{ForkEnd, Hint, HintFact, Hinter, HinterError, Hypothesis, Step, forcing_step};
+use crate::solve::{
+    ForkEnd, Hint, HintFact, Hinter, HinterError, Hypothesis, Step, Stop, forcing_step,
+};
 use clap::Args;
 use serde_json::{Value as Json, json};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// Arguments of `hint`.
 #[derive(Args, Debug)]
@@ -49,6 +52,10 @@ pub struct HintArgs {
     /// Forcing where no technique applies (at depth 1 unless told).
     #[command(flatten)]
     pub forcing: ForcingArgs,
+    /// Stop looking for a puzzle's forcing step after SECS seconds
+    /// (fractions allowed): the hint then says so.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
     /// Threads and the progress line.
     #[command(flatten)]
     pub batch: BatchArgs,
@@ -106,9 +113,16 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
         Ok(p) => {
             let n = p.geometry.n;
             let hint = hinter.hint(&p);
-            if let (Hint::Stuck, Some(engine)) = (&hint, &forcing_engine)
-                && let Ok(Some((solve, step))) = forcing_step(engine, &p, forcing)
-            {
+            let deadline = args.timeout.map(|t| Instant::now() + t);
+            let forced = match (&hint, &forcing_engine) {
+                (Hint::Stuck, Some(engine)) => forcing_step(engine, &p, forcing, deadline),
+                _ => Ok(None),
+            };
+            if matches!(forced, Err(Stop::Timeout)) {
+                let text = render(i, &p, &Hint::Stopped(Status::Timeout), json).1;
+                return (Found::No, text, Some(n), None);
+            }
+            if let (Ok(Some((solve, step))), Some(engine)) = (forced, &forcing_engine) {
                 let db = FactDb::new(engine.program(), &solve);
                 let shown = ForcingPathStep {
                     step: db.last_step + 1,
@@ -463,7 +477,9 @@ fn stopped_text(status: &Status) -> String {
         Status::FactLimit(rel) => format!(
             "a technique stored more facts than --max-facts allows (mostly {rel}): raise it, or ask for another --technique"
         ),
-        Status::Timeout => "the deadline passed".to_string(),
+        Status::Timeout => "no technique applies, and forcing found no step before the time \
+             limit (--timeout): raise it, or lower --forcing-depth"
+            .to_string(),
         _ => "stopped".to_string(),
     }
 }

@@ -346,23 +346,26 @@ impl Forcer {
 /// fixpoint, then, if they stall, the first hypothesis that yields
 /// something. Returns the stalled solve (the board before the step) with
 /// the step; `None` where the rules do not stall or no hypothesis yields
-/// anything within `forcing.depth`.
+/// anything within `forcing.depth`; [`Stop::Timeout`] past `deadline`.
 pub fn forcing_step<'e>(
     engine: &'e Engine,
     puzzle: &Puzzle,
     forcing: Forcing,
+    deadline: Option<Instant>,
 ) -> Result<Option<(Solve<'e>, ForcingStep)>, Stop> {
     let regions = puzzle.regions.as_deref();
-    let mut solve = engine.start_with_regions(puzzle.geometry, regions, &puzzle.cells);
+    let mut solve = engine.start_until(puzzle.geometry, regions, &puzzle.cells, deadline);
     if let Some(marks) = &puzzle.marks {
         solve.enter_marks(&marks.entered_digits(), &marks.removed_candidates());
     }
-    if solve.run() != Status::Stalled || forcing.depth == 0 {
-        return Ok(None);
+    match solve.run_until(deadline) {
+        Status::Stalled if forcing.depth > 0 => {}
+        Status::Timeout => return Err(Stop::Timeout),
+        _ => return Ok(None),
     }
     let mut forcer = Forcer {
         forcing,
-        deadline: None,
+        deadline,
         tally: Tally::default(),
         max_forks: None,
     };
