@@ -2,8 +2,8 @@
 //! `--no-forcing`): hypotheses where the rules stall, before any guess. It solves hard puzzles without a guess and right (depth 1 on
 //! magictour, depth 2 on the forum's hardest), never settles a puzzle with
 //! several solutions on one of them, words each step in the trace and in
-//! `explain` (with each fork's own derivation), and stops at the search's
-//! limits.
+//! `explain` (with each fork's own derivation), is checked by
+//! `verify-rules`, and stops at the search's limits.
 
 use crate::common::{json_lines, read_lines, read_repo_file, repo_path, run, sudolog};
 use serde_json::Value;
@@ -289,6 +289,68 @@ fn stats_count_each_round_once_across_forcing_steps() {
         number("# stats: ", " steps"),
         number("# solved at step ", "\n"),
         "one branch: its rounds are its steps"
+    );
+}
+
+#[test]
+fn verify_rules_checks_what_forcing_derives() {
+    let (puzzles, solutions) = (read_lines(MAGICTOUR), read_lines(MAGICTOUR_SOLUTIONS));
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, lines: &[String]| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+        file.to_string_lossy().into_owned()
+    };
+    let against = write("p.txt", &puzzles[..20]);
+    let with = write("s.txt", &solutions[..20]);
+    let verify = |extra: &[&str], against: &str, with: &str| {
+        let mut args = vec!["verify-rules", "--forcing-depth", "1", "--against", against];
+        args.extend_from_slice(&["--solutions", with]);
+        args.extend_from_slice(extra);
+        let out = run(&args, None);
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    // Forcing solves these without a guess: nothing it derives is wrong.
+    let (code, text) = verify(&[], &against, &with);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("and a run with forcing at depth 1: no rule, nor forcing, derived"),
+        "{text}"
+    );
+    // A false dead end on the solution's digit in a fork: forcing takes
+    // the digit out, and is named for it, with the fork that refuted it.
+    // (Magictour 77's r1c3 holds 8; the rules alone never reach a wrong
+    // fact, only the dead end.)
+    let bogus = dir.path().join("bogus.dl");
+    std::fs::write(
+        &bogus,
+        "// A false dead end.\ncontradiction(\"bogus\", r1c3) :- placed(r1c3, 8).\n",
+    )
+    .unwrap();
+    assert!(
+        solutions[76].starts_with("798"),
+        "r1c3 of the solution is 8"
+    );
+    let against = write("p77.txt", &puzzles[76..77]);
+    let with = write("s77.txt", &solutions[76..77]);
+    let bogus = bogus.to_string_lossy().into_owned();
+    let (code, text) = verify(&["--rules-add", &bogus], &against, &with);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("unsound: forcing (forcing) derived eliminated(r1c3, 8) at step"),
+        "{text}"
+    );
+    assert!(text.contains("but r1c3 is 8"), "{text}");
+    assert!(
+        text.contains("r1c3=8 — supposed in a fork, whose rules reach a contradiction"),
+        "{text}"
+    );
+    let mut args = vec!["verify-rules", "--rules-add", &bogus, "--against", &against];
+    args.extend_from_slice(&["--solutions", &with]);
+    assert_eq!(
+        run(&args, None).status.code(),
+        Some(0),
+        "without forcing, nothing wrong"
     );
 }
 

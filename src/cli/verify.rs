@@ -2,13 +2,14 @@
 //! solutions and report every rule that derived a fact contradicting a
 //! solution from facts that agree with it (an unsound rule).
 
+use super::args::ForcingArgs;
 use super::outside::OutsideCells;
 use super::{
     BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, FactLimit, RuleArgs, compile, load_program,
 };
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, PuzzleReader, read_inputs};
-use crate::inspect::verify::{WrongFact, wrong_facts};
+use crate::inspect::verify::{Verification, WrongFact, wrong_facts, wrong_facts_forcing};
 use crate::lang::program::Program;
 use clap::Args;
 use std::collections::BTreeMap;
@@ -28,6 +29,12 @@ pub struct VerifyArgs {
     /// The fact limit of each run of the rules.
     #[command(flatten)]
     pub facts: FactLimit,
+    /// With a forcing depth (`--forcing-depth 1` or 2), one more run per
+    /// puzzle checks forcing too: the whole rule set, logic only, with
+    /// forcing where it stalls; a wrong fact forcing brought back is
+    /// reported as the rule `forcing`. None by default.
+    #[command(flatten)]
+    pub forcing: ForcingArgs,
     /// Threads and the progress line.
     #[command(flatten)]
     pub batch: BatchArgs,
@@ -67,7 +74,18 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
     // Runs cut short (the fact limit) were checked only as far as they got.
     let mut cut = 0usize;
     let mut first_cut: Option<(String, String, String)> = None;
-    for techniques in &runs {
+    // Each technique with the singles; then, if asked, the whole set with
+    // forcing (`None`).
+    let forcing = args.forcing.forcing(0);
+    let with_forcing = (forcing.depth > 0).then(|| {
+        let all: Vec<String> = program.techniques.iter().map(|t| t.name.clone()).collect();
+        (all, true)
+    });
+    let all_runs: Vec<(Vec<String>, bool)> = (runs.iter())
+        .map(|r| (r.clone(), false))
+        .chain(with_forcing)
+        .collect();
+    for (techniques, forced) in &all_runs {
         let mut p = program.clone();
         if let Err(e) = p.restrict_techniques(techniques) {
             errorln!("{e}");
@@ -80,14 +98,24 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
         let work = |_: usize, case: &Case| {
             let at = format!("{}:{}", case.puzzle.origin.file, case.puzzle.origin.line);
             let side = case.puzzle.geometry.n;
-            (at, side, wrong_facts(&engine, &case.puzzle, &case.solution))
+            let checked: Verification = if *forced {
+                wrong_facts_forcing(&engine, &case.puzzle, &case.solution, forcing)
+            } else {
+                wrong_facts(&engine, &case.puzzle, &case.solution)
+            };
+            (at, side, checked)
         };
         batch::for_each_ordered(cases.iter(), jobs, work, |(at, side, checked)| {
             progress.inc(1);
             outside.puzzle(side, &progress);
             if let Some(grew) = checked.cut {
                 cut += 1;
-                first_cut.get_or_insert((at.clone(), grew, techniques.join(", ")));
+                let run = if *forced {
+                    "forcing".to_string()
+                } else {
+                    techniques.join(", ")
+                };
+                first_cut.get_or_insert((at.clone(), grew, run));
             }
             for w in checked.wrong {
                 let entry = found
@@ -121,14 +149,21 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
     }
     writeln!(
         out,
-        "{} puzzle{} with solutions, {} technique run{}: {}",
+        "{} puzzle{} with solutions, {} technique run{}{}: {}",
         cases.len(),
         if cases.len() == 1 { "" } else { "s" },
         runs.len(),
         if runs.len() == 1 { "" } else { "s" },
+        if forcing.depth > 0 {
+            format!(" and a run with forcing at depth {}", forcing.depth)
+        } else {
+            String::new()
+        },
         if found.is_empty() && cut > 0 {
             "no rule derived a fact that contradicts a solution before the runs were cut"
                 .to_string()
+        } else if found.is_empty() && forcing.depth > 0 {
+            "no rule, nor forcing, derived a fact that contradicts a solution".to_string()
         } else if found.is_empty() {
             "no rule derived a fact that contradicts a solution".to_string()
         } else {

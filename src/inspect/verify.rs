@@ -9,6 +9,7 @@ use super::explain;
 use crate::engine::{Engine, FactOrigin, Status};
 use crate::grid::Puzzle;
 use crate::lang::program::{Builtin, RelId, cell_coords};
+use crate::solve::{Forcing, Keeping, Mode, SearchOptions, Verdict, solve_keeping};
 
 /// A fact that contradicts the solution, derived from facts that agree
 /// with it.
@@ -50,8 +51,50 @@ pub fn wrong_facts(engine: &Engine, puzzle: &Puzzle, solution: &[u8]) -> Verific
         Status::Timeout => Some("the time limit".to_string()),
         _ => None,
     };
-    let program = engine.program();
-    let db = FactDb::new(program, &solve);
+    check(&FactDb::new(engine.program(), &solve), solution, cut)
+}
+
+/// [`wrong_facts`] with forcing where the rules stall (`forcing`, at
+/// least depth 1): the facts forcing derived are checked too, as those of
+/// a rule named `forcing`.
+pub fn wrong_facts_forcing(
+    engine: &Engine,
+    puzzle: &Puzzle,
+    solution: &[u8],
+    forcing: Forcing,
+) -> Verification {
+    let options = SearchOptions {
+        mode: Mode::LogicOnly,
+        forcing,
+        ..SearchOptions::default()
+    };
+    // The forks, so that a wrong forced fact shows the fork that made it.
+    let (outcome, kept) = solve_keeping(engine, puzzle, &options, Keeping::Forks);
+    let cut = match &outcome.verdict {
+        Verdict::FactLimit(grew) => Some(grew.clone()),
+        Verdict::Timeout => Some("the time limit".to_string()),
+        Verdict::BranchLimit => Some("the branch limit".to_string()),
+        _ => None,
+    };
+    match kept {
+        Some(kept) => {
+            let db = FactDb::new(engine.program(), &kept.solve)
+                .with_forcing(&outcome.forcing)
+                .with_forks(kept.forks);
+            check(&db, solution, cut)
+        }
+        None => Verification {
+            wrong: Vec::new(),
+            cut,
+        },
+    }
+}
+
+/// The wrong facts of the first step of `db` that derived any, against
+/// `solution`.
+fn check(db: &FactDb, solution: &[u8], cut: Option<String>) -> Verification {
+    let g = db.geometry;
+    let program = db.program;
     let cell_index = |v: i32| {
         let (r, c) = cell_coords(v);
         r * g.n + c
@@ -85,13 +128,18 @@ pub fn wrong_facts(engine: &Engine, puzzle: &Puzzle, solution: &[u8]) -> Verific
         .filter(|w| w.0.step == first)
         .map(|(origin, rel, values, c)| {
             let rule = program.rules.get(origin.rule as usize);
+            let (rule, technique) = match rule {
+                _ if origin.is_forced() => ("forcing".to_string(), "forcing".to_string()),
+                Some(r) => (r.name.clone(), r.technique.clone()),
+                None => ("a guess".to_string(), String::new()),
+            };
             WrongFact {
-                rule: rule.map_or_else(|| "a guess".to_string(), |r| r.name.clone()),
-                technique: rule.map_or_else(String::new, |r| r.technique.clone()),
+                rule,
+                technique,
                 fact: db.show_fact(rel, &values),
                 truth: format!("{} is {}", g.cell_name(c), g.digit_symbol(solution[c])),
                 step: origin.step,
-                derivation: explain::render(&explain::explain(&db, rel, &values, 3)),
+                derivation: explain::render(&explain::explain(db, rel, &values, 3)),
             }
         })
         .collect();

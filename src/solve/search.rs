@@ -88,7 +88,7 @@ pub fn solve(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Outco
 /// of each of its forcing steps.
 pub struct Kept<'e> {
     /// The first solution's branch, or where the rules stalled or
-    /// contradicted.
+    /// contradicted, or the wrong grid they filled.
     pub solve: Solve<'e>,
     /// Per forcing step of the outcome ([`Outcome::forcing`], in the same
     /// order): each option's fork where its rules ended.
@@ -209,6 +209,10 @@ fn search<'e>(
                         Err(e) => {
                             p.verdict = Some(Verdict::InvalidResult(describe_invalid(&solve, &e)));
                             p.partial = (grid, solve.candidates());
+                            // A wrong grid is worth inspecting too.
+                            if keep {
+                                kept = Some(solve);
+                            }
                             break;
                         }
                     }
