@@ -11,13 +11,15 @@
 //! Hypotheses are tried cheapest first (two options before three), and
 //! the first that yields something is the step, so that traces stay
 //! short. Each supposition is run once per stall, whichever hypotheses
-//! share it. At depth 2, a fork that stalls may force once more inside;
+//! share it, and one that held up is not run again from a later state
+//! between its old stall and its fork's end. At depth 2, a fork that stalls may force once more inside;
 //! a stall tries depth 1 first, and 2 only where it finds nothing.
 
 use crate::engine::{Engine, Solve, Status};
 use crate::grid::Puzzle;
 use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
+use std::rc::Rc;
 use std::time::Instant;
 
 /// `(cell, digit)` pairs: a hypothesis's options, or what it places or
@@ -159,6 +161,22 @@ struct Stalled {
     candidates: Vec<u32>,
 }
 
+impl Stalled {
+    /// Whether `self` knows everything `other` knows: its digits, and no
+    /// candidate `other` has not ruled out.
+    fn knows(&self, grid: &[u8], candidates: &[u32]) -> bool {
+        (self.grid.iter().zip(grid)).all(|(&mine, &theirs)| theirs == 0 || mine == theirs)
+            && (self.candidates.iter().zip(candidates)).all(|(&mine, &theirs)| mine & !theirs == 0)
+    }
+}
+
+/// A one-level supposition whose fork held up: the stall it was supposed
+/// in, and where its fork ended.
+struct Survivor {
+    stall: Rc<Stalled>,
+    end: Stalled,
+}
+
 /// Forcing over one puzzle's solve: the settings, the deadline, the
 /// bound on forks, and what it counted so far.
 pub struct Forcer {
@@ -170,9 +188,25 @@ pub struct Forcer {
     pub tally: Tally,
     /// Stop after opening this many forks (`--max-branches`).
     pub max_forks: Option<u64>,
+    /// One-level suppositions that held up, by `(cell, digit)`: at a later
+    /// stall that knows all their stall knew and nothing their fork's end
+    /// did not, the fork would end the same, and is not run again.
+    survivors: FxHashMap<(usize, u8), Survivor>,
 }
 
 impl Forcer {
+    /// A forcer with `forcing`'s settings, stopping at `deadline` and
+    /// after `max_forks` forks.
+    pub fn new(forcing: Forcing, deadline: Option<Instant>, max_forks: Option<u64>) -> Forcer {
+        Forcer {
+            forcing,
+            deadline,
+            tally: Tally::default(),
+            max_forks,
+            survivors: FxHashMap::default(),
+        }
+    }
+
     /// Runs `solve`'s rules, forcing where they stall while `depth`
     /// allows; returns how the run ended and the depth forcing used (0 if
     /// none).
@@ -228,11 +262,11 @@ impl Forcer {
         depth: u32,
         keep: bool,
     ) -> Result<Option<(ForcingStep, Vec<KeptFork<'e>>)>, Stop> {
-        let state = Stalled {
+        let state = Rc::new(Stalled {
             n: solve.geometry().n,
             grid: solve.grid(),
             candidates: solve.candidates(),
-        };
+        });
         let list = hypotheses(state.n, &solve.units(), &state.grid, &state.candidates);
         solve.freeze();
         for level in 1..=depth {
@@ -248,7 +282,7 @@ impl Forcer {
     fn find_at<'e>(
         &mut self,
         solve: &mut Solve<'e>,
-        state: &Stalled,
+        state: &Rc<Stalled>,
         list: &[(Hypothesis, Pairs)],
         depth: u32,
         keep: bool,
@@ -258,7 +292,7 @@ impl Forcer {
         for (hypothesis, options) in list {
             for &(cell, digit) in options {
                 if let Entry::Vacant(slot) = tried.entry((cell, digit)) {
-                    slot.insert(self.suppose(solve, cell, digit, depth, keep)?);
+                    slot.insert(self.suppose(solve, state, (cell, digit), depth, keep)?);
                 }
             }
             let results: Vec<&Supposed> = options.iter().map(|k| &tried[k].supposed).collect();
@@ -303,11 +337,26 @@ impl Forcer {
     fn suppose<'e>(
         &mut self,
         solve: &mut Solve<'e>,
-        cell: usize,
-        digit: u8,
+        state: &Rc<Stalled>,
+        (cell, digit): (usize, u8),
         depth: u32,
         keep: bool,
     ) -> Result<Tried<'e>, Stop> {
+        // Facts only grow and the fork's rules reach one fixpoint: from a
+        // state between its old stall and its end, the fork ends there
+        // again.
+        let reusable = !keep && depth == 1;
+        if reusable
+            && let Some(s) = self.survivors.get(&(cell, digit))
+            && state.knows(&s.stall.grid, &s.stall.candidates)
+            && s.end.knows(&state.grid, &state.candidates)
+        {
+            let end = &s.end;
+            return Ok(Tried {
+                supposed: Supposed::Survived(end.grid.clone(), end.candidates.clone(), 0),
+                fork: None,
+            });
+        }
         if self.max_forks.is_some_and(|m| self.tally.forks >= m) {
             return Err(Stop::BranchLimit);
         }
@@ -326,7 +375,18 @@ impl Forcer {
         let supposed = match status {
             Status::Contradiction => Supposed::Refuted(fork.contradictions().into_iter().next()),
             Status::Stalled | Status::Solved => {
-                Supposed::Survived(fork.grid(), fork.candidates(), used)
+                let (grid, candidates) = (fork.grid(), fork.candidates());
+                if reusable {
+                    let end = Stalled {
+                        n: state.n,
+                        grid: grid.clone(),
+                        candidates: candidates.clone(),
+                    };
+                    let stall = Rc::clone(state);
+                    self.survivors
+                        .insert((cell, digit), Survivor { stall, end });
+                }
+                Supposed::Survived(grid, candidates, used)
             }
             Status::Timeout => return Err(Stop::Timeout),
             Status::Conflict | Status::FactLimit(_) => Supposed::Unknown,
@@ -363,12 +423,7 @@ pub fn forcing_step<'e>(
         Status::Timeout => return Err(Stop::Timeout),
         _ => return Ok(None),
     }
-    let mut forcer = Forcer {
-        forcing,
-        deadline,
-        tally: Tally::default(),
-        max_forks: None,
-    };
+    let mut forcer = Forcer::new(forcing, deadline, None);
     Ok(forcer
         .find(&mut solve, forcing.depth)?
         .map(|step| (solve, step)))
@@ -461,4 +516,36 @@ fn hypotheses(
     // Stable: grid order within each size and kind.
     out.sort_by_key(|(size, kind, _, _)| (*size, *kind));
     out.into_iter().map(|(_, _, h, o)| (h, o)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Stalled;
+
+    fn state(grid: &[u8], candidates: &[u32]) -> Stalled {
+        Stalled {
+            n: 4,
+            grid: grid.to_vec(),
+            candidates: candidates.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_state_knows_another_when_it_has_its_digits_and_no_candidate_it_lost() {
+        let earlier = state(&[1, 0], &[0b0010, 0b1110]);
+        let later = state(&[1, 2], &[0b0010, 0b0100]);
+        assert!(later.knows(&earlier.grid, &earlier.candidates));
+        assert!(
+            !earlier.knows(&later.grid, &later.candidates),
+            "a digit it lacks"
+        );
+        let other_digit = state(&[1, 3], &[0b0010, 0b1000]);
+        assert!(!other_digit.knows(&later.grid, &later.candidates));
+        let candidate_back = state(&[1, 0], &[0b0010, 0b0110]);
+        assert!(
+            !candidate_back.knows(&later.grid, &later.candidates),
+            "a candidate it kept"
+        );
+        assert!(later.knows(&later.grid, &later.candidates));
+    }
 }

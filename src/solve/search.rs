@@ -6,7 +6,7 @@
 //! and time limits stop the search cleanly. It fills in the [`Outcome`]
 //! itself.
 
-use super::forcing::{Forcer, Forcing, ForcingStep, KeptFork, Stop, Tally};
+use super::forcing::{Forcer, Forcing, ForcingStep, KeptFork, Stop};
 use super::outcome::{Outcome, Stats, Verdict};
 use super::trace::{BranchEnd, TraceEvent, branch_events};
 use crate::engine::{Engine, Guess, Solve, Status};
@@ -170,12 +170,7 @@ fn search<'e>(
         root.enter_marks(&marks.entered_digits(), &marks.removed_candidates());
     }
     let mut current = Some(root);
-    let mut forcer = Forcer {
-        forcing: options.forcing,
-        deadline,
-        tally: Tally::default(),
-        max_forks: options.max_branches,
-    };
+    let mut forcer = Forcer::new(options.forcing, deadline, options.max_branches);
     loop {
         if let Some(mut solve) = current.take() {
             let since = solve.steps();
