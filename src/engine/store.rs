@@ -247,7 +247,8 @@ impl Store {
     }
 
     /// Adds facts to a variable, noting it for the next round's advance;
-    /// returns how many were new. Every fact enters a variable here.
+    /// returns how many were new. Every fact enters a variable here, or
+    /// through `copy_recent`, which notes it the same way.
     pub(super) fn insert_var(&mut self, var: usize, tuples: &[Tuple], origin: FactOrigin) -> u32 {
         let new = self.vars[var].insert(tuples, origin);
         self.note_touched(var, new);

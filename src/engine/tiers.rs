@@ -86,10 +86,12 @@ impl Store {
         self.active_tier = tier;
         for (i, c) in plan.copies.iter().enumerate() {
             if c.tier == tier {
-                let missed = std::mem::take(&mut self.missed[i]);
+                // Taken out to be read while the store takes them in; the
+                // emptied buffer goes back for the next time.
+                let mut missed = std::mem::take(&mut self.missed[i]);
                 self.insert_var(c.to, &missed, FactOrigin::unruled(self.step));
+                missed.clear();
                 self.missed[i] = missed;
-                self.missed[i].clear();
             }
         }
         true
