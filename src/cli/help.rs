@@ -126,10 +126,11 @@ Exit codes:
 pub const VERIFY: &str = "Examples:
   sudolog verify-rules --against puzzles.txt --solutions solutions.txt
   sudolog verify-rules --rules-add my_technique.dl --against 'puzzles_with_solutions.txt'
+  sudolog verify-rules --forcing-depth 1 --against p.txt --solutions s.txt   forcing too (not by default)
 
 Exit codes:
-  0  no rule derived a fact that contradicts a solution
-  1  some rule did (each is listed with the puzzle, the fact and its derivation)
+  0  no rule (nor forcing, if asked) derived a fact that contradicts a solution
+  1  some rule or forcing did (each is listed with the puzzle, the fact and its derivation)
   2  invalid input: a puzzle without a solution or with a wrong one, bad rules, bad arguments";
 
 /// After `sudolog completions --help`.
