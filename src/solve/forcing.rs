@@ -148,12 +148,6 @@ pub struct KeptFork<'e> {
     pub forcing: Vec<(u32, ForcingStep)>,
 }
 
-/// A supposition's result, with its fork when forks are kept.
-struct Tried<'e> {
-    supposed: Supposed,
-    fork: Option<KeptFork<'e>>,
-}
-
 /// The stalled state forcing looks at: its size, digits and candidates.
 struct Stalled {
     n: usize,
@@ -169,6 +163,11 @@ impl Stalled {
             && (self.candidates.iter().zip(candidates)).all(|(&mine, &theirs)| mine & !theirs == 0)
     }
 }
+
+/// The most survivors a forcer keeps: every option of a 9x9 grid (729),
+/// and on a 25x25 grid (15,625 options, some 6 KB each with their stall)
+/// a bound of about 6 MB a puzzle.
+const MAX_SURVIVORS: usize = 1024;
 
 /// A one-level supposition whose fork held up: the stall it was supposed
 /// in, and where its fork ended.
@@ -288,14 +287,14 @@ impl Forcer {
         keep: bool,
     ) -> Result<Option<(ForcingStep, Vec<KeptFork<'e>>)>, Stop> {
         let (n, grid, candidates) = (state.n, &state.grid, &state.candidates);
-        let mut tried: FxHashMap<(usize, u8), Tried<'e>> = FxHashMap::default();
+        let mut tried: FxHashMap<(usize, u8), Supposed> = FxHashMap::default();
         for (hypothesis, options) in list {
-            for &(cell, digit) in options {
-                if let Entry::Vacant(slot) = tried.entry((cell, digit)) {
-                    slot.insert(self.suppose(solve, state, (cell, digit), depth, keep)?);
+            for &option in options {
+                if let Entry::Vacant(slot) = tried.entry(option) {
+                    slot.insert(self.suppose(solve, state, option, depth, false)?.0);
                 }
             }
-            let results: Vec<&Supposed> = options.iter().map(|k| &tried[k].supposed).collect();
+            let results: Vec<&Supposed> = options.iter().map(|k| &tried[k]).collect();
             let Some((placed, eliminated)) = conclude(grid, candidates, n, options, &results)
             else {
                 continue;
@@ -317,9 +316,15 @@ impl Forcer {
                     },
                 })
                 .collect();
-            let kept = (options.iter())
-                .filter_map(|k| tried.get_mut(k).and_then(|t| t.fork.take()))
-                .collect();
+            // Only the step's own forks are kept, run once more (the runs
+            // are deterministic): keeping every fork tried would hold
+            // hundreds of them on a large grid.
+            let mut kept = Vec::new();
+            if keep {
+                for &option in options {
+                    kept.extend(self.suppose(solve, state, option, depth, true)?.1);
+                }
+            }
             let step = ForcingStep {
                 hypothesis: hypothesis.clone(),
                 forks,
@@ -332,8 +337,18 @@ impl Forcer {
         Ok(None)
     }
 
+    /// Keeps a survivor for later stalls, within [`MAX_SURVIVORS`]: past
+    /// it the older ones are forgotten (they only save work).
+    fn remember(&mut self, option: (usize, u8), survivor: Survivor) {
+        if self.survivors.len() >= MAX_SURVIVORS && !self.survivors.contains_key(&option) {
+            self.survivors.clear();
+        }
+        self.survivors.insert(option, survivor);
+    }
+
     /// Supposes `digit` in `cell` in a fork of `solve` and runs it, with
-    /// `depth - 1` levels of forcing left; with `keep`, keeps the fork.
+    /// `depth - 1` levels of forcing left; with `keep`, returns the fork
+    /// too.
     fn suppose<'e>(
         &mut self,
         solve: &mut Solve<'e>,
@@ -341,7 +356,7 @@ impl Forcer {
         (cell, digit): (usize, u8),
         depth: u32,
         keep: bool,
-    ) -> Result<Tried<'e>, Stop> {
+    ) -> Result<(Supposed, Option<KeptFork<'e>>), Stop> {
         // Facts only grow and the fork's rules reach one fixpoint: from a
         // state between its old stall and its end, the fork ends there
         // again.
@@ -352,10 +367,10 @@ impl Forcer {
             && s.end.knows(&state.grid, &state.candidates)
         {
             let end = &s.end;
-            return Ok(Tried {
-                supposed: Supposed::Survived(end.grid.clone(), end.candidates.clone(), 0),
-                fork: None,
-            });
+            return Ok((
+                Supposed::Survived(end.grid.clone(), end.candidates.clone(), 0),
+                None,
+            ));
         }
         if self.max_forks.is_some_and(|m| self.tally.forks >= m) {
             return Err(Stop::BranchLimit);
@@ -383,8 +398,7 @@ impl Forcer {
                         candidates: candidates.clone(),
                     };
                     let stall = Rc::clone(state);
-                    self.survivors
-                        .insert((cell, digit), Survivor { stall, end });
+                    self.remember((cell, digit), Survivor { stall, end });
                 }
                 Supposed::Survived(grid, candidates, used)
             }
@@ -397,7 +411,7 @@ impl Forcer {
             solve: fork,
             forcing: log,
         });
-        Ok(Tried { supposed, fork })
+        Ok((supposed, fork))
     }
 }
 
@@ -520,7 +534,31 @@ fn hypotheses(
 
 #[cfg(test)]
 mod tests {
-    use super::Stalled;
+    use super::{Forcer, Forcing, MAX_SURVIVORS, Stalled, Survivor};
+    use std::rc::Rc;
+
+    #[test]
+    fn the_survivors_a_forcer_keeps_are_bounded() {
+        let mut forcer = Forcer::new(Forcing::default(), None, None);
+        let stall = Rc::new(state(&[0; 4], &[0b11110; 4]));
+        let survivor = || Survivor {
+            stall: Rc::clone(&stall),
+            end: state(&[0; 4], &[0b11110; 4]),
+        };
+        for i in 0..MAX_SURVIVORS {
+            forcer.remember((i, 1), survivor());
+        }
+        assert_eq!(forcer.survivors.len(), MAX_SURVIVORS);
+        forcer.remember((0, 1), survivor());
+        assert_eq!(
+            forcer.survivors.len(),
+            MAX_SURVIVORS,
+            "a known option is replaced"
+        );
+        forcer.remember((MAX_SURVIVORS, 1), survivor());
+        assert!(forcer.survivors.len() <= MAX_SURVIVORS);
+        assert!(forcer.survivors.contains_key(&(MAX_SURVIVORS, 1)));
+    }
 
     fn state(grid: &[u8], candidates: &[u32]) -> Stalled {
         Stalled {
