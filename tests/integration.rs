@@ -24,6 +24,7 @@ mod path;
 mod pencil_marks;
 mod pictures;
 mod properties;
+mod rating;
 mod reglib;
 mod rule_errors;
 mod search;

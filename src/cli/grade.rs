@@ -5,7 +5,11 @@ use super::outside::OutsideCells;
 use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, ProfileArg, RuleArgs, load_engine};
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
-use crate::solve::{Grade, grade};
+use crate::inspect::db::FactDb;
+use crate::inspect::path::{self, solution_path};
+use crate::inspect::rating::{Rating, rate, tenths_text};
+use crate::lang::program::Program;
+use crate::solve::{Grade, Graded, Keeping, grade};
 use clap::Args;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -34,6 +38,12 @@ pub struct GradeArgs {
     /// Forcing where the rules stall (up to depth 2 unless told).
     #[command(flatten)]
     pub forcing: ForcingArgs,
+    /// Compare the ratings with those of FILE, one per line for the
+    /// puzzles in input order (Sudoku Explainer's `7.2` or `7.2/1.5/1.2`;
+    /// a blank line skips its puzzle): the rank correlation and the
+    /// share in the same band, after the summary.
+    #[arg(long, value_name = "FILE")]
+    pub compare: Option<String>,
 }
 
 /// The deepest forcing `grade` tries unless told: a puzzle its rules
@@ -64,11 +74,21 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
     let mut ungraded = 0;
     let mut out = io::stdout().lock();
     let forcing = args.forcing.forcing(GRADE_FORCING_DEPTH);
+    let theirs = match args.compare.as_deref().map(read_ratings).transpose() {
+        Ok(t) => t,
+        Err(e) => {
+            errorln!("{e}");
+            return Ok(EXIT_INVALID);
+        }
+    };
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    let mut bands: BTreeMap<usize, usize> = BTreeMap::new();
     let work = |i: usize, item: Result<Puzzle, PuzzleError>| match item {
         Err(e) => (i, Err(e)),
         Ok(p) => {
-            let g = grade(&engine, &p, forcing);
-            (i, Ok((p, g)))
+            let graded = grade(&engine, &p, forcing, Keeping::State);
+            let rated = rate_path(program, &graded, json);
+            (i, Ok((p, graded.grade, rated)))
         }
     };
     let progress = args.batch.progress("puzzles");
@@ -99,6 +119,7 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
                         firings: by,
                         graded,
                     },
+                    rated,
                 )) => {
                     outside.puzzle(p.geometry.n, &progress);
                     ungraded += usize::from(!graded);
@@ -108,24 +129,54 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
                         e.0 += 1;
                         e.1 += n;
                     }
+                    if let Some((r, _)) = &rated {
+                        *bands.entry(band(r.rating)).or_default() += 1;
+                        if let Some(Some(t)) = theirs.as_ref().and_then(|t| t.get(i)) {
+                            pairs.push((r.rating, *t));
+                        }
+                    }
                     if json {
-                        writeln!(
-                            out,
-                            "{}",
-                            serde_json::json!({
-                                "index": i + 1, "file": p.origin.file, "line": p.origin.line,
-                                "grade": g, "firings": by,
-                            })
-                        )?;
+                        let mut object = serde_json::json!({
+                            "index": i + 1, "file": p.origin.file, "line": p.origin.line,
+                            "grade": g, "firings": by,
+                        });
+                        if let Some((r, lines)) = &rated {
+                            object["rating"] = rating_json(r.rating);
+                            object["pearl"] = rating_json(r.pearl);
+                            object["diamond"] = rating_json(r.diamond);
+                            object["hardest"] = r.hardest.clone().into();
+                            object["steps"] = (r.steps.iter().zip(lines))
+                                .map(|(s, line)| {
+                                    serde_json::json!({
+                                        "technique": s.technique,
+                                        "rating": s.tenths.map_or(serde_json::Value::Null, rating_json),
+                                        "line": line,
+                                    })
+                                })
+                                .collect();
+                        }
+                        writeln!(out, "{object}")?;
                     } else {
                         let counts: Vec<String> =
                             by.iter().map(|(t, n)| format!("{t}={n}")).collect();
+                        let rating = rated.as_ref().map_or_else(
+                            || "-".to_string(),
+                            |(r, _)| {
+                                format!(
+                                    "{}/{}/{}",
+                                    tenths_text(r.rating),
+                                    tenths_text(r.pearl),
+                                    tenths_text(r.diamond)
+                                )
+                            },
+                        );
                         writeln!(
                             out,
-                            "{:>6}  {}:{}  {:<12} {}",
+                            "{:>6}  {}:{}  {:<12} {:<12} {}",
                             i + 1,
                             p.origin.file,
                             p.origin.line,
+                            rating,
                             g,
                             counts.join(" ")
                         )?;
@@ -165,6 +216,22 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
         for (t, (n, facts)) in &fired {
             writeln!(out, "{t:<18} {n:>22}   {facts:>13}")?;
         }
+        let rated: usize = bands.values().sum();
+        writeln!(
+            out,
+            "\nrating band (Sudoku Explainer's scale)   puzzles   share"
+        )?;
+        for (b, (name, _)) in BANDS.iter().enumerate() {
+            let n = bands.get(&b).copied().unwrap_or(0);
+            writeln!(
+                out,
+                "{name:<38} {n:>8}  {:>5.1}%",
+                100.0 * n as f64 / rated.max(1) as f64
+            )?;
+        }
+    }
+    if let (Some(file), Some(_)) = (&args.compare, &theirs) {
+        write_comparison(&mut out, file, &pairs, json)?;
     }
     out.flush()?;
     args.profile.report(&engine, args.batch.threads());
@@ -175,4 +242,137 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
     } else {
         EXIT_OK
     })
+}
+
+/// The bands of the rating scale, by their lowest rating in tenths: the
+/// families of techniques Sudoku Explainer's scale is made of.
+const BANDS: [(&str, u32); 7] = [
+    ("singles (below 2.6)", 0),
+    ("intersections (2.6 to 2.9)", 26),
+    ("subsets and basic fish (3.0 to 4.1)", 30),
+    ("wings (4.2 to 4.4)", 42),
+    ("uniqueness, quads, BUG (4.5 to 6.4)", 45),
+    ("chains (6.5 to 7.4)", 65),
+    ("forcing (7.5 and up)", 75),
+];
+
+/// The band of a rating in tenths (an index into [`BANDS`]).
+fn band(tenths: u32) -> usize {
+    BANDS
+        .iter()
+        .rposition(|&(_, low)| tenths >= low)
+        .unwrap_or(0)
+}
+
+/// A rating as a JSON number with one decimal.
+fn rating_json(tenths: u32) -> serde_json::Value {
+    serde_json::json!(f64::from(tenths) / 10.0)
+}
+
+/// The rating of a graded puzzle's path, and each step's line when they
+/// are to be printed: `None` for a puzzle that needs guessing, has no
+/// grade, or that its givens solve.
+fn rate_path(program: &Program, graded: &Graded, lines: bool) -> Option<(Rating, Vec<String>)> {
+    let state = graded.state.as_ref()?;
+    if !graded.grade.graded || graded.grade.grade == "guessing" {
+        return None;
+    }
+    let db = FactDb::new(program, state).with_forcing(&graded.forcing);
+    let steps = solution_path(&db);
+    let rating = rate(&db, &steps)?;
+    let lines = if lines {
+        steps.iter().map(|s| path::line(&db, s)).collect()
+    } else {
+        Vec::new()
+    };
+    Some((rating, lines))
+}
+
+/// The ratings of a `--compare` file, one per line (the first number of
+/// `7.2/1.5/1.2`), `None` for a blank line; an error names the file, line
+/// and column of what does not read.
+fn read_ratings(file: &str) -> Result<Vec<Option<u32>>, String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("{file}: cannot read the ratings to compare with: {e}"))?;
+    let mut out = Vec::new();
+    for (k, line) in text.lines().enumerate() {
+        let word = line.split(['/', ',', ' ', '\t']).find(|w| !w.is_empty());
+        let Some(word) = word else {
+            out.push(None);
+            continue;
+        };
+        let column = line.find(word).unwrap_or(0) + 1;
+        let value: f64 = word.parse().map_err(|_| {
+            format!(
+                "{file}:{}:{column}: `{word}` is not a rating; write one rating per line \
+                 for the puzzles in input order, such as `7.2` or `7.2/1.5/1.2`",
+                k + 1
+            )
+        })?;
+        if !(0.0..=100.0).contains(&value) {
+            return Err(format!(
+                "{file}:{}:{column}: the rating {word} is off the scale (0 to 100)",
+                k + 1
+            ));
+        }
+        out.push(Some((value * 10.0).round() as u32));
+    }
+    Ok(out)
+}
+
+/// The comparison with `--compare`'s ratings: how many puzzles both
+/// rated, the rank correlation, the share in the same band, and the
+/// bands side by side.
+fn write_comparison(
+    out: &mut impl Write,
+    file: &str,
+    pairs: &[(u32, u32)],
+    json: bool,
+) -> io::Result<()> {
+    let ours: Vec<f64> = pairs.iter().map(|p| f64::from(p.0)).collect();
+    let theirs: Vec<f64> = pairs.iter().map(|p| f64::from(p.1)).collect();
+    let rho = crate::report::correlation::spearman(&ours, &theirs);
+    let same = pairs.iter().filter(|p| band(p.0) == band(p.1)).count();
+    let share = 100.0 * same as f64 / pairs.len().max(1) as f64;
+    let mut matrix = vec![[0usize; BANDS.len()]; BANDS.len()];
+    for &(o, t) in pairs {
+        matrix[band(t)][band(o)] += 1;
+    }
+    if json {
+        let rho = rho.map_or(serde_json::Value::Null, |r| serde_json::json!(r));
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({"compared_with": file, "puzzles": pairs.len(),
+                "spearman": rho, "same_band": same, "bands": matrix})
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "\ncompared with {file}: {} puzzles rated by both",
+        pairs.len()
+    )?;
+    match rho {
+        Some(r) => writeln!(out, "Spearman rank correlation: {r:.3}")?,
+        None => writeln!(
+            out,
+            "Spearman rank correlation: undefined (a constant rating)"
+        )?,
+    }
+    writeln!(out, "same band: {same} ({share:.1}%)")?;
+    writeln!(out, "\ntheir band (rows) against ours (columns):")?;
+    write!(out, "{:<38}", "")?;
+    for b in 0..BANDS.len() {
+        write!(out, " {:>7}", b + 1)?;
+    }
+    writeln!(out)?;
+    for (b, row) in matrix.iter().enumerate() {
+        write!(out, "{:<38}", format!("{} {}", b + 1, BANDS[b].0))?;
+        for n in row {
+            write!(out, " {n:>7}")?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
 }

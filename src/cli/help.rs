@@ -80,13 +80,17 @@ Exit codes:
 
 /// After `sudolog grade --help`.
 pub const GRADE: &str = "Examples:
-  sudolog grade puzzles.txt                  per puzzle, the hardest technique it needs
+  sudolog grade puzzles.txt                  per puzzle, its rating (SER scale: rating/pearl/diamond)
+                                             and the hardest technique it needs
   sudolog grade --format json puzzles.txt    the same with the facts each technique derived
+                                             and every step's rating
+  sudolog grade --compare ser.txt p.txt      rank correlation and bands against published ratings
 
 Exit codes:
   0  every puzzle graded
   1  some puzzle has no grade: no solution, several solutions, or cut short by a limit
-  2  invalid input: a bad puzzle or unreadable file, bad rules, bad arguments";
+  2  invalid input: a bad puzzle or unreadable file, bad rules, bad arguments,
+     or a `--compare` file that does not read";
 
 /// After `sudolog hint --help`.
 pub const HINT: &str = "Examples:

@@ -92,8 +92,9 @@ pub enum Command {
     /// export them all to SQLite.
     #[command(after_help = help::FACTS)]
     Facts(inspect::FactsArgs),
-    /// Grade puzzles: the hardest technique each needs without guessing
-    /// (or that guessing is needed), and how often each technique fired.
+    /// Grade puzzles: a rating on Sudoku Explainer's scale, the hardest
+    /// technique each needs without guessing (or that guessing is
+    /// needed), and how often each technique fired.
     #[command(after_help = help::GRADE)]
     Grade(grade::GradeArgs),
     /// Check the rules against puzzles with known solutions: report every

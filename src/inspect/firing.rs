@@ -12,7 +12,7 @@
 use super::db::FactDb;
 use super::eval::{Evaluator, FactRef, Match};
 use super::explain::fill_in;
-use crate::lang::program::{Builtin, Expr, RelId, Rule, Value};
+use crate::lang::program::{Builtin, Expr, Literal, RelId, Rule, Value};
 use crate::lang::value::{Type, cell_value};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -123,15 +123,35 @@ impl<'a, 'p> Evaluators<'a, 'p> {
         step: u32,
         limit: usize,
     ) -> Vec<Match> {
-        let evaluator = self.at(step);
-        let mut start = vec![None; rule.var_names.len()];
-        for (e, v) in rule.head.iter().zip(values) {
-            if let Expr::Var(x) = e {
-                start[*x] = Some(*v);
-            }
-        }
-        evaluator.matches(&rule.body, start, limit)
+        self.at(step)
+            .matches(&rule.body, head_bindings(rule, values), limit)
     }
+
+    /// Whether `rule` derives the fact `values` from the facts known
+    /// before `step` in a way that also meets `extra` (literals over the
+    /// rule's variables: a `.rating`'s `when`).
+    pub fn derives_with(
+        &mut self,
+        rule: &Rule,
+        values: &[Value],
+        step: u32,
+        extra: &[Literal],
+    ) -> bool {
+        let body: Vec<Literal> = rule.body.iter().chain(extra).cloned().collect();
+        !(self.at(step).matches(&body, head_bindings(rule, values), 1)).is_empty()
+    }
+}
+
+/// The rule's variables bound by a fact of its head: the start of a search
+/// for its derivations.
+fn head_bindings(rule: &Rule, values: &[Value]) -> Vec<Option<Value>> {
+    let mut start = vec![None; rule.var_names.len()];
+    for (e, v) in rule.head.iter().zip(values) {
+        if let Expr::Var(x) = e {
+            start[*x] = Some(*v);
+        }
+    }
+    start
 }
 
 /// The firings of one rule's facts at one step, in the order of their

@@ -7,6 +7,7 @@ pub mod explain;
 pub mod export;
 pub mod firing;
 pub mod path;
+pub mod rating;
 pub mod sqlite;
 pub mod trace;
 pub mod verify;

@@ -281,6 +281,26 @@ pub struct Rule {
     pub doc: String,
     /// The whole rule, up to and including the final `.`.
     pub span: Span,
+    /// Its rating: the `.rating` lines of the group above it (the file's
+    /// nearest group before the rule), in order; empty when there is none.
+    pub rating: Vec<RatingAlternative>,
+}
+
+/// One `.rating` line: a rule's steps are rated `tenths` (on Sudoku
+/// Explainer's scale, `4.2` is 42) where its condition holds; the first
+/// line of a group whose condition holds rates the step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingAlternative {
+    /// The rating in tenths.
+    pub tenths: u32,
+    /// `+ length`: a bonus that grows with the length of the pattern
+    /// (a chain's nodes), as Sudoku Explainer's chains have.
+    pub length_bonus: bool,
+    /// `when ...`: literals over the rule's variables, read over the facts
+    /// known before the step; empty for the line that always applies.
+    pub when: Vec<Literal>,
+    /// The whole line.
+    pub span: Span,
 }
 
 /// A parsed source file.

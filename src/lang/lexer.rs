@@ -324,6 +324,18 @@ impl Lexer<'_> {
         self.push(TokenKind::Ident(name), start, self.pos);
     }
 
+    /// Whether the tokens so far end with `.rating`.
+    fn after_rating(&self) -> bool {
+        match self.tokens.as_slice() {
+            [.., dot, word] => {
+                dot.kind == TokenKind::Dot
+                    && word.kind == TokenKind::Ident("rating".to_string())
+                    && dot.span.end == word.span.start
+            }
+            _ => false,
+        }
+    }
+
     fn number(&mut self) {
         let start = self.pos;
         let bytes = self.text.as_bytes();
@@ -338,6 +350,14 @@ impl Lexer<'_> {
         if bytes.get(self.pos) == Some(&b'.')
             && bytes.get(self.pos + 1).is_some_and(u8::is_ascii_digit)
         {
+            // A rating is the one decimal of the language (`.rating 4.2`):
+            // its point stays a token of its own, for the parser to read.
+            if self.after_rating() {
+                let value = self.text[start..self.pos]
+                    .parse::<u64>()
+                    .unwrap_or(u64::MAX);
+                return self.push(TokenKind::Int(value), start, self.pos);
+            }
             self.pos += 1;
             digits(&mut self.pos);
             let diag = Diagnostic::new(

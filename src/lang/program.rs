@@ -200,6 +200,22 @@ pub struct Rule {
     pub tier: u32,
     /// Where it is written.
     pub span: Span,
+    /// How hard its steps are (`.rating`): the first alternative whose
+    /// condition holds rates a step; empty when its file rates nothing.
+    pub rating: Vec<RatingAlternative>,
+}
+
+/// One `.rating` line of a rule, checked: where `when` holds for a
+/// derivation of the rule's fact, the step is rated `tenths` (Sudoku
+/// Explainer's scale times ten), plus the length bonus if asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingAlternative {
+    /// The rating in tenths (`4.2` is 42).
+    pub tenths: u32,
+    /// Whether the pattern's length adds to it (`+ length`).
+    pub length_bonus: bool,
+    /// Literals over the rule's variables (empty: always).
+    pub when: Vec<Literal>,
 }
 
 impl Rule {

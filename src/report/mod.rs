@@ -3,6 +3,7 @@
 //! candidates format (the final state as one candidate line, readable back
 //! as the same state), and JSON (one object per puzzle, one per line).
 
+pub mod correlation;
 pub mod profile;
 pub mod summary;
 

@@ -3,11 +3,12 @@
 //! that it needs guessing), with how much each technique derived.
 //! `sudolog grade` prints it.
 
-use super::forcing::Forcing;
+use super::forcing::{Forcing, ForcingStep};
 use super::outcome::{Outcome, Verdict};
-use super::search::{Mode, SearchOptions, solve};
+use super::search::{Keeping, Mode, SearchOptions, solve_keeping};
 use super::{UNIQUENESS_BRANCHES, Uniqueness, uniqueness};
 use crate::engine::Engine;
+use crate::engine::Solve;
 use crate::grid::Puzzle;
 use crate::lang::program::{Builtin, Program};
 use std::collections::BTreeMap;
@@ -28,18 +29,34 @@ pub struct Grade {
     pub graded: bool,
 }
 
+/// A grade with the solve it came from, for rating its path.
+pub struct Graded<'e> {
+    /// The grade.
+    pub grade: Grade,
+    /// The logic-only solve's forcing steps ([`Outcome::forcing`]).
+    pub forcing: Vec<(u32, ForcingStep)>,
+    /// Its final state, if asked for ([`Keeping::State`]).
+    pub state: Option<Solve<'e>>,
+}
+
 /// Grades a puzzle with the engine's rules: a logic-only solve (with
 /// `forcing` where the rules stall: a puzzle it solves is graded
 /// `forcing_1` or `forcing_2`, by the deepest level it needed), then, if
 /// that cannot finish, a bounded count of its solutions to tell "needs
-/// guessing" from "is no proper Sudoku".
-pub fn grade(engine: &Engine, puzzle: &Puzzle, forcing: Forcing) -> Grade {
+/// guessing" from "is no proper Sudoku". With `keep`, the solve's state
+/// comes back too.
+pub fn grade<'e>(
+    engine: &'e Engine,
+    puzzle: &Puzzle,
+    forcing: Forcing,
+    keep: Keeping,
+) -> Graded<'e> {
     let options = SearchOptions {
         mode: Mode::LogicOnly,
         forcing,
         ..SearchOptions::default()
     };
-    let outcome = solve(engine, puzzle, &options);
+    let (outcome, kept) = solve_keeping(engine, puzzle, &options, keep);
     let (mut grade, firings) = hardest(&outcome, engine.program());
     // A technique that assumes one solution may have picked one of
     // several: then the puzzle is no proper Sudoku, and has no grade.
@@ -57,10 +74,14 @@ pub fn grade(engine: &Engine, puzzle: &Puzzle, forcing: Forcing) -> Grade {
         Verdict::FactLimit(_) | Verdict::BranchLimit | Verdict::Timeout | Verdict::InvalidResult(_)
     ) && grade != "no_solution"
         && grade != "several_solutions";
-    Grade {
-        grade,
-        firings,
-        graded,
+    Graded {
+        grade: Grade {
+            grade,
+            firings,
+            graded,
+        },
+        forcing: outcome.forcing,
+        state: kept.map(|k| k.solve),
     }
 }
 

@@ -30,7 +30,9 @@ pub use super::program::body_relations;
 
 use super::ast::{self, SourceSet, Span, Type};
 use super::diag::{Diagnostic, Diagnostics};
-use super::program::{CellConstant, Program, RelId, Relation, Rule, Technique, VarId};
+use super::program::{
+    CellConstant, Literal, Program, RatingAlternative, RelId, Relation, Rule, Technique, VarId,
+};
 use super::symbols::Symbols;
 use rustc_hash::FxHashMap;
 
@@ -271,7 +273,15 @@ impl<'s> Checker<'s> {
         if self.errors.len() > errors_before {
             return None;
         }
-        self.infer_and_check_types(&mut scope, head_rel, &head, &rule.head, &body);
+        let rating = self.rating(rule, head_rel, &mut scope);
+        if self.errors.len() > errors_before {
+            return None;
+        }
+        // The rating's conditions are typed with the body they read.
+        let typed: Vec<Literal> = (body.iter().cloned())
+            .chain(rating.iter().flat_map(|a| a.when.clone()))
+            .collect();
+        self.infer_and_check_types(&mut scope, head_rel, &head, &rule.head, &typed);
         self.check_safety(&mut scope, &head, &rule.head, &mut body);
         if self.errors.len() > errors_before {
             return None;
@@ -288,7 +298,58 @@ impl<'s> Checker<'s> {
             technique: technique.to_string(),
             tier: DEFAULT_TIER,
             span: rule.span,
+            rating,
         })
+    }
+
+    /// A rule's `.rating` lines, their conditions resolved in the rule's
+    /// scope: they may name only the rule's own variables. Only rules
+    /// that place or eliminate are steps, so the others take none.
+    fn rating(
+        &mut self,
+        rule: &ast::Rule,
+        head_rel: RelId,
+        scope: &mut Scope,
+    ) -> Vec<RatingAlternative> {
+        let concludes = self.relations[head_rel]
+            .builtin
+            .is_some_and(|b| b.is_state());
+        if !concludes {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for line in &rule.rating {
+            let named = scope.names.len();
+            let when = self.literals(&line.when, scope, 0).unwrap_or_default();
+            for name in &scope.names[named..] {
+                if name != "_" {
+                    let span = line.span;
+                    self.error(
+                        Diagnostic::new(
+                            span,
+                            format!("`{name}` is not a variable of the rule below"),
+                        )
+                        .label("a new variable")
+                        .help(format!(
+                            "a `.rating`'s `when` reads the variables the rule's body binds ({}); \
+                                 use one of them, or `_`",
+                            scope.names[..named]
+                                .iter()
+                                .filter(|n| !n.starts_with('_'))
+                                .map(|n| format!("`{n}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )),
+                    );
+                }
+            }
+            out.push(RatingAlternative {
+                tenths: line.tenths,
+                length_bonus: line.length_bonus,
+                when,
+            });
+        }
+        out
     }
 }
 

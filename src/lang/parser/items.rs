@@ -4,7 +4,7 @@
 
 use super::body::End;
 use super::cursor::{PResult, Parser};
-use crate::lang::ast::{Attribute, Decl, Rule, Span, Type};
+use crate::lang::ast::{Attribute, Decl, RatingAlternative, Rule, Span, Type};
 use crate::lang::diag::Diagnostic;
 use crate::lang::lexer::TokenKind;
 
@@ -29,7 +29,11 @@ const QUALIFIERS: &[&str] = &[
 const TYPES_HELP: &str = "the types are `cell`, `digit`, `unit`, `number` and `symbol`";
 const DIRECTIVE_HELP: &str = "sudolog reads puzzles and reports results itself, so rule files \
      need no input or output directives; the supported directives are \
-     `.decl name(column: type, ...)`, `.tier N` and `.assumes unique`";
+     `.decl name(column: type, ...)`, `.tier N`, `.assumes unique`, `.assumes stalled` \
+     and `.rating R`";
+const RATING_HELP: &str = "write `.rating 4.2` (Sudoku Explainer's scale, one decimal), \
+     `.rating 6.5 + length` for a bonus that grows with a chain's length, or \
+     `.rating 1.2 when unit_kind(U, \"box\").` to rate the rules below by their variables";
 const DECL_EXAMPLE: &str = "declarations look like `.decl peer(a: cell, b: cell)`";
 
 /// One statement of a rule file.
@@ -43,6 +47,9 @@ pub(super) enum Stmt {
     /// `.assumes stalled`: the file's rules are sound only where the
     /// singles have nothing left to derive.
     AssumesStalled(Span),
+    /// `.rating 4.2`, `.rating 6.5 + length`, `.rating 1.2 when ... .`:
+    /// how hard the steps of the rules below are.
+    Rating(RatingAlternative),
 }
 
 impl Parser<'_> {
@@ -110,6 +117,9 @@ impl Parser<'_> {
                 )),
             };
         }
+        if name == "rating" {
+            return self.rating(dot).map(Stmt::Rating);
+        }
         if name != "decl" {
             return Err(Diagnostic::new(
                 dot.to(name_span),
@@ -120,6 +130,69 @@ impl Parser<'_> {
             .into());
         }
         self.decl(dot, doc).map(Stmt::Decl)
+    }
+
+    /// The rest of a `.rating` line after `.rating`: a decimal with at
+    /// most one digit after the point, `+ length`, `when` and a body
+    /// ending with `.`.
+    fn rating(&mut self, dot: Span) -> PResult<RatingAlternative> {
+        let TokenKind::Int(whole) = *self.kind() else {
+            return Err(self.expected("a rating after `.rating`", RATING_HELP));
+        };
+        let mut end = self.bump();
+        let mut tenths = whole.saturating_mul(10);
+        // `4.2` reads as `4`, `.`, `2`: a point with no space either side.
+        let point = self.peek().span;
+        if matches!(self.kind(), TokenKind::Dot)
+            && point.start == end.end
+            && let TokenKind::Int(fraction) = *self.kind_at(1)
+            && self.tok_at(self.pos + 1).span.start == point.end
+        {
+            let digits = self.tok_at(self.pos + 1).span.end - self.tok_at(self.pos + 1).span.start;
+            if digits != 1 {
+                self.bump();
+                return Err(self.fail(
+                    "a rating has one digit after the point",
+                    "one digit only",
+                    RATING_HELP,
+                ));
+            }
+            self.bump();
+            end = self.bump();
+            tenths += fraction;
+        }
+        if tenths > 1000 {
+            return Err(Diagnostic::new(dot.to(end), "a rating above 100.0")
+                .label("too large")
+                .help("ratings are on Sudoku Explainer's scale, from 1.0 to about 12")
+                .into());
+        }
+        let mut length_bonus = false;
+        if matches!(self.kind(), TokenKind::Plus) {
+            self.bump();
+            match self.kind() {
+                TokenKind::Ident(word) if word == "length" => {
+                    end = self.bump();
+                    length_bonus = true;
+                }
+                _ => return Err(self.expected("`length` after `+`", RATING_HELP)),
+            }
+        }
+        let mut when = Vec::new();
+        if let TokenKind::Ident(word) = self.kind()
+            && word == "when"
+            && !self.peek().first_on_line
+        {
+            self.bump();
+            when = self.conjunction(End::Rule)?;
+            end = self.bump();
+        }
+        Ok(RatingAlternative {
+            tenths: tenths as u32,
+            length_bonus,
+            when,
+            span: dot.to(end),
+        })
     }
 
     /// The rest of `.decl name(col: type, ...)` after `.decl`.
@@ -270,6 +343,7 @@ impl Parser<'_> {
             head,
             body,
             doc,
+            rating: Vec::new(),
         })
     }
 }

@@ -57,7 +57,7 @@ mod terms;
 #[cfg(test)]
 mod tests;
 
-use super::ast::{FileId, Literal, Module, Span};
+use super::ast::{FileId, Literal, Module, RatingAlternative, Span};
 use super::diag::Diagnostic;
 use super::lexer::TokenKind;
 use body::End;
@@ -73,6 +73,10 @@ pub fn parse_module(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>>
     let mut p = Parser::new(text, file);
     let mut module = Module::default();
     let mut diags = Vec::new();
+    // The `.rating` group the rules below take, and the one being read
+    // (lines with no rule between them).
+    let mut rating: Vec<RatingAlternative> = Vec::new();
+    let mut group: Vec<RatingAlternative> = Vec::new();
     while !p.at_eof() {
         let start = p.pos;
         // Declarations and other directives have no final `.`, so they
@@ -81,7 +85,15 @@ pub fn parse_module(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>>
         p.depth = 0;
         match p.statement() {
             Ok(Stmt::Decl(decl)) => module.decls.push(decl),
-            Ok(Stmt::Rule(rule)) => module.rules.push(rule),
+            Ok(Stmt::Rule(mut rule)) => {
+                if !group.is_empty() {
+                    diags.extend(rating_group_errors(&group));
+                    rating = std::mem::take(&mut group);
+                }
+                rule.rating = rating.clone();
+                module.rules.push(rule);
+            }
+            Ok(Stmt::Rating(line)) => group.push(line),
             Ok(Stmt::Tier(tier, span)) => match module.tier {
                 Some((_, first)) if first != span => diags.push(
                     Diagnostic::new(span, "a second `.tier` in one file")
@@ -98,11 +110,44 @@ pub fn parse_module(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>>
             }
         }
     }
+    if let Some(last) = group.last() {
+        diags.push(
+            Diagnostic::new(last.span, "a `.rating` with no rule below it")
+                .label("rates nothing")
+                .help("a `.rating` rates the rules that follow it; move it above them"),
+        );
+    }
     if diags.is_empty() {
         Ok(module)
     } else {
         Err(diags)
     }
+}
+
+/// What is wrong with a group of `.rating` lines: each line but the last
+/// needs a `when` (the first line that applies rates a step, so one
+/// without would hide those below it), and the last needs none (it rates
+/// the steps no condition picks).
+fn rating_group_errors(group: &[RatingAlternative]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let last = group.len() - 1;
+    for (i, line) in group.iter().enumerate() {
+        if i < last && line.when.is_empty() {
+            out.push(
+                Diagnostic::new(line.span, "this `.rating` always applies, so those below it never do")
+                    .label("no `when`")
+                    .help("in a group of `.rating` lines, the first whose `when` holds rates a step: put the line without `when` last"),
+            );
+        }
+        if i == last && !line.when.is_empty() {
+            out.push(
+                Diagnostic::new(line.span, "the last `.rating` of a group has a `when`")
+                    .label("what rates the steps it does not cover?")
+                    .help("end the group with a line without `when`, such as `.rating 1.5`: it rates the steps no condition above picks"),
+            );
+        }
+    }
+    out
 }
 
 /// Parses a rule body alone (for ad-hoc queries typed on the command line),

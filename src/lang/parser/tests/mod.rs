@@ -8,6 +8,7 @@
 mod errors;
 mod nesting;
 mod queries;
+mod rating;
 mod recovery;
 mod robustness;
 mod syntax;

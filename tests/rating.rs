@@ -1,0 +1,212 @@
+//! Ratings: `grade` rates each puzzle's path on Sudoku Explainer's scale
+//! from the `.rating` lines of the rule files, with its pearl and diamond,
+//! every step's rating in JSON, and `--compare` against published ratings.
+
+use crate::common;
+
+use common::{json_lines, stdout_of, sudolog};
+use serde_json::Value;
+
+fn graded(args: &[&str]) -> Vec<Value> {
+    json_lines(&stdout_of(
+        sudolog().args(["grade", "--format", "json"]).args(args),
+    ))
+    .into_iter()
+    .filter(|r| r.get("index").is_some())
+    .collect()
+}
+
+fn tenths(v: &Value) -> u64 {
+    (v.as_f64().expect("a rating") * 10.0).round() as u64
+}
+
+#[test]
+fn ratings_come_from_the_rule_files_techniques() {
+    let g = graded(&["tests/data/essay.txt"]);
+    let ratings: Vec<u64> = g.iter().map(|r| tenths(&r["rating"])).collect();
+    // Singles only (hidden singles, and naked singles where no hidden one
+    // is left: at most 2.3); a naked subset (3.0, 3.6 or 5.0, by size);
+    // a fish (3.2, 3.8 or 5.2).
+    assert!(ratings[0] <= 23, "{:?}", g[0]);
+    assert!([30, 36, 50].contains(&ratings[1]), "{:?}", g[1]);
+    assert!([32, 38, 52].contains(&ratings[2]), "{:?}", g[2]);
+    assert_eq!(g[2]["hardest"], "Fish");
+}
+
+#[test]
+fn a_rating_is_its_hardest_step_and_the_pearl_and_diamond_come_first() {
+    for r in graded(&["tests/data/techniques/sample.txt"]) {
+        let Some(rating) = r.get("rating").map(tenths) else {
+            assert_eq!(r["grade"], "guessing", "{r}");
+            continue;
+        };
+        let (pearl, diamond) = (tenths(&r["pearl"]), tenths(&r["diamond"]));
+        assert!(diamond <= pearl && pearl <= rating, "{r}");
+        let steps = r["steps"].as_array().expect("steps");
+        let rated: Vec<u64> = steps
+            .iter()
+            .filter(|s| !s["rating"].is_null())
+            .map(|s| tenths(&s["rating"]))
+            .collect();
+        // A fixpoint step is rated by its easiest firing (a firing may be
+        // harder than the rating when an easier one shared its step), so
+        // some firing is rated exactly the rating, and one the diamond.
+        assert!(rated.contains(&rating), "{r}");
+        assert!(rated.contains(&diamond), "{r}");
+        let hardest = steps
+            .iter()
+            .filter(|s| !s["rating"].is_null() && tenths(&s["rating"]) == rating)
+            .map(|s| s["technique"].as_str().unwrap_or("?"))
+            .collect::<Vec<_>>();
+        assert!(
+            hardest.contains(&r["hardest"].as_str().unwrap_or("")),
+            "{r}"
+        );
+        // Every step has its line, as `path` prints it.
+        assert!(steps.iter().all(|s| s["line"].as_str().is_some()), "{r}");
+    }
+}
+
+#[test]
+fn the_steps_are_the_solution_paths_steps() {
+    let g = graded(&["tests/data/essay.txt"]);
+    let path = json_lines(&stdout_of(sudolog().args([
+        "path",
+        "--format",
+        "json",
+        "--logic-only",
+        "tests/data/essay.txt",
+    ])));
+    for (r, p) in g.iter().zip(&path) {
+        let ours: Vec<&str> = (r["steps"].as_array().expect("steps").iter())
+            .map(|s| s["line"].as_str().unwrap_or(""))
+            .collect();
+        let theirs = p["steps"].as_array().expect("path steps").len();
+        assert_eq!(ours.len(), theirs, "{r}");
+    }
+}
+
+#[test]
+fn a_rule_sets_own_ratings_rate_its_steps() {
+    // The library with the singles rated 9.1 and 9.2: the singles puzzle
+    // is then rated by them, with no rebuild.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    for entry in std::fs::read_dir(common::repo_path("rules")).expect("rules/") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_some_and(|e| e == "dl") {
+            let mut text = std::fs::read_to_string(&path).expect("a rule file");
+            if path.ends_with("singles.dl") {
+                text = text
+                    .replace(".rating 2.3", ".rating 9.2")
+                    .replace(".rating 1.5", ".rating 9.1")
+                    .replace(".rating 1.2 when", ".rating 9.1 when");
+            }
+            std::fs::write(dir.path().join(path.file_name().expect("a name")), text)
+                .expect("written");
+        }
+    }
+    let rules = dir.path().to_str().expect("a path");
+    let g = graded(&["--rules", rules, "tests/data/essay.txt"]);
+    assert!([91, 92].contains(&tenths(&g[0]["rating"])), "{:?}", g[0]);
+    assert!(tenths(&g[1]["diamond"]) >= 91, "{:?}", g[1]);
+}
+
+#[test]
+fn compare_reports_the_rank_correlation_and_the_bands() {
+    let out = stdout_of(sudolog().args([
+        "grade",
+        "--compare",
+        "tests/data/rating/berthier40.ser.txt",
+        "tests/data/rating/berthier40.txt",
+    ]));
+    let line = |start: &str| {
+        out.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("a line `{start}`: {out}"))
+            .to_string()
+    };
+    assert!(
+        line("compared with").contains("40 puzzles rated by both"),
+        "{out}"
+    );
+    let rho: f64 = line("Spearman rank correlation:")
+        .rsplit(' ')
+        .next()
+        .and_then(|w| w.parse().ok())
+        .expect("a correlation");
+    assert!(rho >= 0.85, "{out}");
+    // The band table: seven rows of seven counts, 40 in all.
+    let rows: Vec<u64> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("their band"))
+        .skip(2)
+        .take(7)
+        .flat_map(|l| {
+            l.split_whitespace()
+                .rev()
+                .take(7)
+                .map(|w| w.parse::<u64>().expect("a count"))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(rows.len(), 49, "{out}");
+    assert_eq!(rows.iter().sum::<u64>(), 40, "{out}");
+    // The same run in JSON ends with the comparison as an object.
+    let json = json_lines(&stdout_of(sudolog().args([
+        "grade",
+        "--format",
+        "json",
+        "--compare",
+        "tests/data/rating/berthier40.ser.txt",
+        "tests/data/rating/berthier40.txt",
+    ])));
+    let last = json.last().expect("lines");
+    assert_eq!(last["puzzles"], 40);
+    assert!(
+        last["spearman"].as_f64().is_some_and(|r| r >= 0.85),
+        "{last}"
+    );
+}
+
+#[test]
+fn a_ratings_file_that_does_not_read_is_located() {
+    let out = sudolog()
+        .args([
+            "grade",
+            "--compare",
+            "tests/data/rating/bad.ser.txt",
+            "tests/data/essay.txt",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("tests/data/rating/bad.ser.txt:2:1: `seven` is not a rating"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_rating_condition_may_name_only_the_rules_variables() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = dir.path().join("my_singles.dl");
+    std::fs::write(
+        &file,
+        ".tier 1\n.rating 1.0 when unit_kind(V, \"box\").\n.rating 1.5\n\
+         placed(C, D) :- in_unit(C, U), digit(D), size(N),\n    \
+         count : { in_unit(X, U), X != C, eliminated(X, D) } >= N - 1.\n",
+    )
+    .expect("written");
+    let out = sudolog()
+        .args(["check", file.to_str().expect("a path")])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "rule errors exit with 1");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`V` is not a variable of the rule below"),
+        "{err}"
+    );
+    assert!(err.contains("my_singles.dl:2:1"), "{err}");
+}
