@@ -81,6 +81,7 @@ mod batch;
 #[doc(hidden)]
 pub mod cli;
 pub mod engine;
+pub mod generate;
 pub mod grid;
 pub mod inspect;
 pub mod lang;

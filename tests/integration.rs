@@ -12,6 +12,7 @@ mod cli;
 mod differential;
 mod engine_semantics;
 mod forcing;
+mod generate;
 mod grade;
 mod hint;
 mod inspect;

@@ -155,7 +155,7 @@ fn the_pictures_draw_what_they_are_given() {
 #[test]
 fn only_the_commands_know_the_command_line() {
     for layer in [
-        "grid", "lang", "engine", "solve", "report", "inspect", "reglib", "picture",
+        "grid", "lang", "engine", "solve", "report", "inspect", "reglib", "picture", "generate",
     ] {
         assert_none(
             &format!("`{layer}` does not import `cli`"),
@@ -171,6 +171,7 @@ fn only_the_commands_print() {
     let printing = ["println!", "eprintln!", "print!(", "eprint!(", "dbg!("];
     for layer in [
         "grid", "lang", "engine", "solve", "report", "inspect", "batch", "reglib", "picture",
+        "generate",
     ] {
         let found: Vec<String> = violations(layer, &printing)
             .into_iter()

@@ -48,7 +48,7 @@ pub struct GradeArgs {
 
 /// The deepest forcing `grade` tries unless told: a puzzle its rules
 /// leave stalled is graded by the level of hypotheses it needs.
-const GRADE_FORCING_DEPTH: u32 = 2;
+pub(super) const GRADE_FORCING_DEPTH: u32 = 2;
 
 /// Output formats of `grade`.
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -272,7 +272,11 @@ fn rating_json(tenths: u32) -> serde_json::Value {
 /// The rating of a graded puzzle's path, and each step's line when they
 /// are to be printed: `None` for a puzzle that needs guessing, has no
 /// grade, or that its givens solve.
-fn rate_path(program: &Program, graded: &Graded, lines: bool) -> Option<(Rating, Vec<String>)> {
+pub(super) fn rate_path(
+    program: &Program,
+    graded: &Graded,
+    lines: bool,
+) -> Option<(Rating, Vec<String>)> {
     let state = graded.state.as_ref()?;
     if !graded.grade.graded || graded.grade.grade == "guessing" {
         return None;

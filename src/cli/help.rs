@@ -92,6 +92,19 @@ Exit codes:
   2  invalid input: a bad puzzle or unreadable file, bad rules, bad arguments,
      or a `--compare` file that does not read";
 
+/// After `sudolog generate --help`.
+pub const GENERATE: &str = "Examples:
+  sudolog generate --count 10                      ten minimal puzzles, any rating
+  sudolog generate --count 100 --rating 6.5..7.4   a hundred that need chains (SER 6.5 to 7.4)
+  sudolog generate --technique XY-wing --seed 7    one whose solution path uses an XY-wing
+  sudolog generate --symmetry rotational --count 5 --format json
+  sudolog generate --count 20 > p.txt && sudolog grade p.txt
+
+Exit codes:
+  0  every puzzle asked for was made
+  1  some puzzle was not found within --max-attempts
+  2  invalid arguments or rules";
+
 /// After `sudolog hint --help`.
 pub const HINT: &str = "Examples:
   sudolog hint stuck.txt                     the easiest step in each puzzle or pencil-mark state

@@ -32,6 +32,7 @@ macro_rules! errorln {
 mod args;
 mod check;
 mod docs;
+mod generate;
 mod grade;
 mod help;
 mod hint;
@@ -97,6 +98,11 @@ pub enum Command {
     /// needed), and how often each technique fired.
     #[command(after_help = help::GRADE)]
     Grade(grade::GradeArgs),
+    /// Make minimal puzzles with one solution: of a rating band, with a
+    /// technique their solution path uses, with a symmetry; reproducible
+    /// from a seed, on every core.
+    #[command(after_help = help::GENERATE)]
+    Generate(generate::GenerateArgs),
     /// Check the rules against puzzles with known solutions: report every
     /// rule that eliminated a solution digit or placed a wrong one, with
     /// the puzzle, the fact and its derivation.
@@ -165,6 +171,7 @@ pub fn main() -> i32 {
         Command::Check(args) => check::check(&args),
         Command::Facts(args) => inspect::facts(&args),
         Command::Grade(args) => grade::grade_command(&args),
+        Command::Generate(args) => generate::generate_command(&args),
         Command::VerifyRules(args) => verify::verify_rules(&args),
         Command::Hint(args) => hint::hint_command(&args),
         Command::Path(args) => path::path_command(&args),
@@ -198,6 +205,7 @@ fn stdin_named_twice(command: &Command) -> bool {
             .collect(),
         Command::Check(_)
         | Command::Reglib(_)
+        | Command::Generate(_)
         | Command::Facts(_)
         | Command::Query(_)
         | Command::Explain(_)

@@ -74,6 +74,26 @@ impl fmt::Display for PuzzleError {
 
 impl std::error::Error for PuzzleError {}
 
+impl Puzzle {
+    /// A puzzle made in code rather than read (a generated one): its
+    /// givens row-major (0 = empty), regular boxes, and `name` as its
+    /// origin, line 1.
+    pub fn from_cells(geometry: Geometry, cells: Vec<u8>, name: &str) -> Puzzle {
+        Puzzle {
+            geometry,
+            positions: (0..cells.len()).map(|c| (1, c + 1)).collect(),
+            cells,
+            origin: Origin {
+                file: name.to_string(),
+                line: 1,
+            },
+            label: String::new(),
+            regions: None,
+            marks: None,
+        }
+    }
+}
+
 /// Reads one puzzle from text in any format `sudolog` reads (a line of 16,
 /// 81, 256 or 625 symbols, a grid of rows, a jigsaw with its region map).
 /// Text with no puzzle or with more than one is an error.

@@ -1,0 +1,339 @@
+//! `sudolog generate`: minimal puzzles with one solution, made to order
+//! (a rating band, a technique the path must use, a symmetry), on every
+//! core, reproducible from a seed.
+
+use super::args::ForcingArgs;
+use super::grade::{GRADE_FORCING_DEPTH, rate_path};
+use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_engine};
+use crate::batch;
+use crate::generate::{Symmetry, make, puzzle_rng};
+use crate::grid::{Geometry, render_line};
+use crate::inspect::rating::{Rating, tenths_text};
+use crate::lang::program::Program;
+use crate::solve::{Keeping, Verdict, grade, solve_logic};
+use clap::Args;
+use std::io::{self, Write};
+use std::ops::RangeInclusive;
+
+/// Arguments of `generate`.
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// How many puzzles to make.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub count: u64,
+    /// The seed: the same seed (and options) makes the same puzzles, on
+    /// any number of threads. A random one by default, said on stderr.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// The grid's side: 4, 9, 16 or 25.
+    #[arg(long, default_value_t = 9, value_name = "N")]
+    pub size: usize,
+    /// Which clues are given together.
+    #[arg(long, value_enum, default_value_t)]
+    pub symmetry: SymmetryArg,
+    /// Keep only puzzles rated in this band of Sudoku Explainer's scale:
+    /// `6.5..7.4`, `7.5..` (and up), `..2.5` (and down) or `4.2` (just that).
+    #[arg(long, value_name = "MIN..MAX", value_parser = parse_band)]
+    pub rating: Option<RatingBand>,
+    /// Keep only puzzles whose solution path uses this technique: a rule
+    /// file's stem (`wings`) or a step's name (`XY-wing`, any case).
+    #[arg(long, value_name = "T")]
+    pub technique: Option<String>,
+    /// Puzzles made per puzzle kept before giving up on it.
+    #[arg(long, default_value_t = 2000, value_name = "N")]
+    pub max_attempts: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: GenerateFormat,
+    /// Threads and the progress line.
+    #[command(flatten)]
+    pub batch: BatchArgs,
+    /// The rule set that grades (and, capped at `solve`'s tiers, carves).
+    #[command(flatten)]
+    pub rules: RuleArgs,
+    /// Forcing where the rules stall, when grading (up to depth 2 unless told).
+    #[command(flatten)]
+    pub forcing: ForcingArgs,
+}
+
+/// `--symmetry`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SymmetryArg {
+    /// Every clue on its own.
+    #[default]
+    None,
+    /// A clue and its image by a half turn about the centre.
+    Rotational,
+    /// A clue and its mirror image across the middle column.
+    Mirror,
+}
+
+/// Output formats of `generate`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GenerateFormat {
+    /// A puzzle per line, then its rating (rating/pearl/diamond) and its
+    /// grade: a line `solve`, `grade` and `hint` read as it is.
+    #[default]
+    Line,
+    /// One JSON object per puzzle, one per line.
+    Json,
+}
+
+/// A band of ratings, in tenths.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RatingBand(pub RangeInclusive<u32>);
+
+/// Reads `6.5..7.4`, `7.5..`, `..2.5` or `4.2`.
+fn parse_band(text: &str) -> Result<RatingBand, String> {
+    let tenths = |word: &str, default: u32| -> Result<u32, String> {
+        if word.is_empty() {
+            return Ok(default);
+        }
+        let value: f64 = word
+            .parse()
+            .map_err(|_| format!("`{word}` is not a rating such as `6.5`"))?;
+        if !(0.0..=100.0).contains(&value) {
+            return Err(format!("the rating {word} is off the scale (0 to 100)"));
+        }
+        Ok((value * 10.0).round() as u32)
+    };
+    let (low, high) = match text.split_once("..") {
+        Some((low, high)) => (tenths(low.trim(), 0)?, tenths(high.trim(), u32::MAX)?),
+        None => {
+            let t = tenths(text.trim(), 0)?;
+            (t, t)
+        }
+    };
+    if low > high {
+        return Err(format!(
+            "the band {text} is empty: write the lower rating first"
+        ));
+    }
+    Ok(RatingBand(low..=high))
+}
+
+/// One puzzle's result: what was made, or how many attempts found nothing.
+enum Made {
+    Kept {
+        cells: Vec<u8>,
+        givens: usize,
+        grade: String,
+        rating: Option<Rating>,
+        attempts: u64,
+    },
+    NotFound {
+        attempts: u64,
+    },
+}
+
+/// Runs `generate`.
+pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
+    let Some(g) = Geometry::from_side(args.size) else {
+        errorln!(
+            "--size {}: sudolog handles grids of side 4, 9, 16 and 25",
+            args.size
+        );
+        return Ok(EXIT_INVALID);
+    };
+    let Some(grader) = load_engine(&args.rules) else {
+        return Ok(EXIT_INVALID);
+    };
+    // Carving asks "one solution?" scores of times a puzzle: `solve`'s
+    // own tiers answer fastest.
+    let mut carving_rules = args.rules.clone();
+    if carving_rules.techniques.is_none() {
+        carving_rules.default_max_tier = Some(super::SOLVE_DEFAULT_MAX_TIER);
+    }
+    let Some(carver) = load_engine(&carving_rules) else {
+        return Ok(EXIT_INVALID);
+    };
+    let program = grader.program();
+    if let Some(t) = &args.technique
+        && !known_technique(program, t)
+    {
+        errorln!(
+            "--technique {t}: no technique of the rule set has that name; \
+             use a rule file's stem ({}) or a step's name such as `XY-wing`",
+            program
+                .techniques
+                .iter()
+                .filter(|t| t.tier > 0)
+                .map(|t| t.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return Ok(EXIT_INVALID);
+    }
+    let seed = args.seed.unwrap_or_else(random_seed);
+    if args.seed.is_none() {
+        noteln!("seed {seed}: `--seed {seed}` makes these puzzles again");
+    }
+    let symmetry = match args.symmetry {
+        SymmetryArg::None => Symmetry::None,
+        SymmetryArg::Rotational => Symmetry::Rotational,
+        SymmetryArg::Mirror => Symmetry::Mirror,
+    };
+    let forcing = args.forcing.forcing(GRADE_FORCING_DEPTH);
+    let json = args.format == GenerateFormat::Json;
+    // Most made puzzles fall to the carving rules alone: then grading
+    // would run only those rules too (harder tiers wait for a stall), so
+    // a puzzle they solve cannot reach a band above their ratings, nor
+    // use a technique they lack. One cheap solve turns those away.
+    let carving_ceiling = highest_rating(carver.program());
+    let beyond_carving = args
+        .rating
+        .as_ref()
+        .is_some_and(|RatingBand(b)| carving_ceiling.is_some_and(|c| *b.start() > c))
+        || args
+            .technique
+            .as_ref()
+            .is_some_and(|t| !known_technique(carver.program(), t));
+    let work = |i: usize, _: u64| {
+        let mut rng = puzzle_rng(seed, i as u64);
+        for attempt in 1..=args.max_attempts {
+            let Some(puzzle) = make(&carver, g, symmetry, &mut rng) else {
+                break;
+            };
+            if beyond_carving && solve_logic(&carver, &puzzle).verdict == Verdict::Solved {
+                continue;
+            }
+            let graded = grade(&grader, &puzzle, forcing, Keeping::State);
+            let rated = rate_path(program, &graded, false).map(|(r, _)| r);
+            let in_band = args.rating.as_ref().is_none_or(|RatingBand(band)| {
+                rated.as_ref().is_some_and(|r| band.contains(&r.rating))
+            });
+            let uses = args.technique.as_ref().is_none_or(|t| {
+                graded.grade.firings.contains_key(t)
+                    || rated.as_ref().is_some_and(|r| {
+                        r.steps.iter().any(|s| s.technique.eq_ignore_ascii_case(t))
+                    })
+            });
+            if graded.grade.graded && in_band && uses {
+                return Made::Kept {
+                    givens: puzzle.cells.iter().filter(|&&d| d != 0).count(),
+                    cells: puzzle.cells,
+                    grade: graded.grade.grade,
+                    rating: rated,
+                    attempts: attempt,
+                };
+            }
+        }
+        Made::NotFound {
+            attempts: args.max_attempts,
+        }
+    };
+    let progress = args.batch.progress("puzzles");
+    let mut out = io::stdout().lock();
+    let mut missing = 0;
+    batch::for_each_ordered(0..args.count, args.batch.threads(), work, |made| {
+        progress.inc(1);
+        match made {
+            Made::Kept {
+                cells,
+                givens,
+                grade,
+                rating,
+                attempts,
+            } => {
+                let line = render_line(&g, &cells);
+                let ratings = rating.as_ref().map_or_else(
+                    || "-".to_string(),
+                    |r| {
+                        format!(
+                            "{}/{}/{}",
+                            tenths_text(r.rating),
+                            tenths_text(r.pearl),
+                            tenths_text(r.diamond)
+                        )
+                    },
+                );
+                if json {
+                    let mut object = serde_json::json!({
+                        "puzzle": line, "givens": givens, "grade": grade,
+                        "attempts": attempts, "seed": seed,
+                    });
+                    if let Some(r) = &rating {
+                        object["rating"] = serde_json::json!(f64::from(r.rating) / 10.0);
+                        object["pearl"] = serde_json::json!(f64::from(r.pearl) / 10.0);
+                        object["diamond"] = serde_json::json!(f64::from(r.diamond) / 10.0);
+                        object["hardest"] = r.hardest.clone().into();
+                    }
+                    writeln!(out, "{object}")?;
+                } else {
+                    writeln!(out, "{line} {ratings} {grade}")?;
+                }
+            }
+            Made::NotFound { attempts } => {
+                missing += 1;
+                progress.suspend(|| {
+                    errorln!(
+                        "no puzzle kept in {attempts} attempts{}{}: widen them, or raise \
+                         --max-attempts",
+                        args.rating
+                            .as_ref()
+                            .map(|RatingBand(b)| format!(
+                                " rated {}..{}",
+                                tenths_text(*b.start()),
+                                if *b.end() == u32::MAX {
+                                    String::new()
+                                } else {
+                                    tenths_text(*b.end())
+                                }
+                            ))
+                            .unwrap_or_default(),
+                        args.technique
+                            .as_ref()
+                            .map(|t| format!(" using {t}"))
+                            .unwrap_or_default(),
+                    )
+                });
+                if json {
+                    writeln!(
+                        out,
+                        "{}",
+                        serde_json::json!({"status": "not_found", "attempts": attempts, "seed": seed})
+                    )?;
+                }
+            }
+        }
+        Ok::<(), io::Error>(())
+    })?;
+    progress.finish_and_clear();
+    out.flush()?;
+    Ok(if missing > 0 { EXIT_UNSOLVED } else { EXIT_OK })
+}
+
+/// Whether `name` names a technique of the program: a file's stem or the
+/// name a rule's comment starts with.
+fn known_technique(program: &Program, name: &str) -> bool {
+    program.techniques.iter().any(|t| t.name == name)
+        || (program.rules.iter()).any(|r| r.label().is_some_and(|l| l.eq_ignore_ascii_case(name)))
+}
+
+/// The highest rating a step of the program's techniques can have:
+/// `None` if a technique has no `.rating` (it might be rated anything).
+fn highest_rating(program: &Program) -> Option<u32> {
+    let mut highest = 0;
+    for rule in program.rules.iter().filter(|r| r.tier > 0) {
+        let concludes = program.relations[rule.head_rel]
+            .builtin
+            .is_some_and(|b| b.is_state());
+        if !concludes {
+            continue;
+        }
+        let top = rule.rating.iter().map(|l| l.tenths).max()?;
+        // A length bonus has no ceiling.
+        if rule.rating.iter().any(|l| l.length_bonus) {
+            return None;
+        }
+        highest = highest.max(top);
+    }
+    Some(highest)
+}
+
+/// A seed from the clock, for a run that names none.
+fn random_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}

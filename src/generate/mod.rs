@@ -1,0 +1,182 @@
+//! Making puzzles: a random solution grid, then a minimal puzzle with one
+//! solution carved out of it, with the rules' own search deciding both
+//! (so a variant's rules make puzzles of that variant). What is kept (a
+//! rating band, a technique) is the command's to choose: `sudolog
+//! generate` grades each made puzzle and keeps those it asked for.
+//!
+//! Everything random comes from one seeded generator per puzzle
+//! ([`PuzzleRng`]), so a seed makes the same puzzles on any number of
+//! threads.
+
+use crate::engine::Engine;
+use crate::grid::{Geometry, Puzzle};
+use crate::solve::{Mode, SearchOptions, Uniqueness, Verdict, solve, uniqueness};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The generator one puzzle draws from: the run's seed, on a stream of
+/// its own (the puzzle's number), so that puzzles do not depend on each
+/// other or on the order threads take them in.
+pub type PuzzleRng = ChaCha8Rng;
+
+/// The generator of puzzle `index` of a run seeded with `seed`.
+pub fn puzzle_rng(seed: u64, index: u64) -> PuzzleRng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
+/// Which cells are given together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetry {
+    /// Every cell on its own.
+    None,
+    /// A cell and its image by a half turn about the centre.
+    Rotational,
+    /// A cell and its mirror image across the middle column.
+    Mirror,
+}
+
+/// The cells grouped as `symmetry` gives them together (each group is
+/// given or empty as one), in row-major order of their first cell.
+pub fn orbits(g: Geometry, symmetry: Symmetry) -> Vec<Vec<usize>> {
+    let n = g.n;
+    let image = |cell: usize| match symmetry {
+        Symmetry::None => cell,
+        Symmetry::Rotational => n * n - 1 - cell,
+        Symmetry::Mirror => g.cell_at(g.row_of(cell), n - 1 - g.col_of(cell)),
+    };
+    (0..n * n)
+        .filter(|&c| image(c) >= c)
+        .map(|c| {
+            let mut orbit = vec![c];
+            if image(c) != c {
+                orbit.push(image(c));
+            }
+            orbit
+        })
+        .collect()
+}
+
+/// Branches a uniqueness check may open while carving: a check that
+/// needs more counts as "not one solution", and the clue stays.
+const CARVING_BRANCHES: u64 = 10_000;
+
+/// How many sets of random clues are tried for a solution grid before
+/// giving up (each almost always has a solution).
+const SOLUTION_TRIES: usize = 50;
+
+/// A random solution grid, row-major: a few random clues that break no
+/// unit, completed by the rules' search. `None` if no try found one (a
+/// rule set with no solution at all).
+pub fn random_solution(engine: &Engine, g: Geometry, rng: &mut PuzzleRng) -> Option<Vec<u8>> {
+    let n = g.n;
+    let options = SearchOptions {
+        mode: Mode::First,
+        max_branches: Some(CARVING_BRANCHES),
+        ..SearchOptions::default()
+    };
+    let mut cells: Vec<usize> = (0..n * n).collect();
+    for _ in 0..SOLUTION_TRIES {
+        cells.shuffle(rng);
+        let mut givens = vec![0u8; n * n];
+        // Enough clues that the search's own order leaves little to
+        // choose: a grid's digits, plus two.
+        for &cell in cells.iter().take(n + 2) {
+            let free: Vec<u8> = (1..=n as u8)
+                .filter(|&d| !(0..n * n).any(|o| givens[o] == d && shares_unit(g, o, cell)))
+                .collect();
+            if let Some(&d) = free.get(rng.gen_range(0..free.len().max(1))) {
+                givens[cell] = d;
+            }
+        }
+        let outcome = solve(
+            engine,
+            &Puzzle::from_cells(g, givens, "<generate>"),
+            &options,
+        );
+        if outcome.verdict == Verdict::Solved {
+            return Some(outcome.grid);
+        }
+    }
+    None
+}
+
+/// Whether two cells share a row, a column or a box.
+fn shares_unit(g: Geometry, a: usize, b: usize) -> bool {
+    g.row_of(a) == g.row_of(b) || g.col_of(a) == g.col_of(b) || g.box_of(a) == g.box_of(b)
+}
+
+/// A minimal puzzle whose one solution is `solution`: starting from the
+/// whole grid, each group of `symmetry` in random order is emptied if the
+/// puzzle keeps one solution. Uniqueness only grows with clues, so a
+/// clue kept once is needed in the end too: no clue (no group) can go.
+pub fn carve(
+    engine: &Engine,
+    g: Geometry,
+    solution: &[u8],
+    symmetry: Symmetry,
+    rng: &mut PuzzleRng,
+) -> Vec<u8> {
+    let mut cells = solution.to_vec();
+    let mut groups = orbits(g, symmetry);
+    groups.shuffle(rng);
+    for group in groups {
+        for &c in &group {
+            cells[c] = 0;
+        }
+        let puzzle = Puzzle::from_cells(g, cells.clone(), "<generate>");
+        if uniqueness(engine, &puzzle, CARVING_BRANCHES) != Uniqueness::Unique {
+            for &c in &group {
+                cells[c] = solution[c];
+            }
+        }
+    }
+    cells
+}
+
+/// One made puzzle: a random solution, carved (see [`carve`]). `None`
+/// only for a rule set under which no grid has a solution.
+pub fn make(
+    engine: &Engine,
+    g: Geometry,
+    symmetry: Symmetry,
+    rng: &mut PuzzleRng,
+) -> Option<Puzzle> {
+    let solution = random_solution(engine, g, rng)?;
+    let cells = carve(engine, g, &solution, symmetry, rng);
+    Some(Puzzle::from_cells(g, cells, "<generate>"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orbits_cover_every_cell_once_in_groups_of_their_symmetry() {
+        let g = Geometry::from_side(9).expect("9x9");
+        for (symmetry, groups) in [
+            (Symmetry::None, 81),
+            (Symmetry::Rotational, 41),
+            (Symmetry::Mirror, 45),
+        ] {
+            let orbits = orbits(g, symmetry);
+            assert_eq!(orbits.len(), groups, "{symmetry:?}");
+            let mut cells: Vec<usize> = orbits.concat();
+            cells.sort_unstable();
+            assert_eq!(cells, (0..81).collect::<Vec<_>>(), "{symmetry:?}");
+        }
+        // r1c1 goes with r9c9 under a half turn, with r1c9 in a mirror.
+        assert_eq!(orbits(g, Symmetry::Rotational)[0], [0, 80]);
+        assert_eq!(orbits(g, Symmetry::Mirror)[0], [0, 8]);
+    }
+
+    #[test]
+    fn a_puzzles_generator_depends_only_on_the_seed_and_its_number() {
+        let draw = |seed, index| puzzle_rng(seed, index).gen_range(0..u64::MAX);
+        assert_eq!(draw(7, 3), draw(7, 3));
+        assert_ne!(draw(7, 3), draw(7, 4));
+        assert_ne!(draw(7, 3), draw(8, 3));
+    }
+}
