@@ -210,3 +210,31 @@ fn a_rating_condition_may_name_only_the_rules_variables() {
     );
     assert!(err.contains("my_singles.dl:2:1"), "{err}");
 }
+
+#[test]
+fn plot_draws_the_comparison_as_an_svg() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let svg = dir.path().join("ratings.svg");
+    let out = stdout_of(sudolog().args([
+        "grade",
+        "--compare",
+        "tests/data/rating/berthier40.ser.txt",
+        "--plot",
+        svg.to_str().expect("a path"),
+        "tests/data/rating/berthier40.txt",
+    ]));
+    assert!(out.contains("Spearman rank correlation"), "{out}");
+    let text = std::fs::read_to_string(&svg).expect("the plot is written");
+    assert!(text.starts_with("<svg"), "{text}");
+    assert!(text.contains("40 puzzles: Spearman"), "{text}");
+    // A disc per pair of ratings: fewer than the puzzles, as pairs repeat.
+    let discs = text.matches("<circle").count();
+    assert!((5..40).contains(&discs), "{discs} discs");
+    // Without `--compare` there is nothing to draw.
+    let out = sudolog()
+        .args(["grade", "--plot", "x.svg", "tests/data/essay.txt"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--compare"));
+}

@@ -44,6 +44,11 @@ pub struct GradeArgs {
     /// share in the same band, after the summary.
     #[arg(long, value_name = "FILE")]
     pub compare: Option<String>,
+    /// With `--compare`: draw sudolog's ratings against those of FILE
+    /// into OUT (an SVG), a disc per pair of ratings, its area the number
+    /// of puzzles.
+    #[arg(long, value_name = "OUT", requires = "compare")]
+    pub plot: Option<String>,
 }
 
 /// The deepest forcing `grade` tries unless told: a puzzle its rules
@@ -231,7 +236,23 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
         }
     }
     if let (Some(file), Some(_)) = (&args.compare, &theirs) {
-        write_comparison(&mut out, file, &pairs, json)?;
+        let rho = write_comparison(&mut out, file, &pairs, json)?;
+        if let Some(plot) = &args.plot {
+            let name = std::path::Path::new(file)
+                .file_name()
+                .map_or_else(|| file.clone(), |n| n.to_string_lossy().into_owned());
+            let title = format!(
+                "{} puzzles: Spearman {}",
+                pairs.len(),
+                rho.map_or_else(|| "undefined".to_string(), |r| format!("{r:.3}"))
+            );
+            let written = crate::report::plot::comparison_svg(&pairs, &title, &name)
+                .and_then(|svg| std::fs::write(plot, svg).map_err(|e| e.to_string()));
+            if let Err(e) = written {
+                errorln!("{plot}: cannot write the plot: {e}");
+                return Ok(EXIT_INVALID);
+            }
+        }
     }
     out.flush()?;
     args.profile.report(&engine, args.batch.threads());
@@ -325,14 +346,14 @@ fn read_ratings(file: &str) -> Result<Vec<Option<u32>>, String> {
 }
 
 /// The comparison with `--compare`'s ratings: how many puzzles both
-/// rated, the rank correlation, the share in the same band, and the
-/// bands side by side.
+/// rated, the rank correlation (returned too), the share in the same
+/// band, and the bands side by side.
 fn write_comparison(
     out: &mut impl Write,
     file: &str,
     pairs: &[(u32, u32)],
     json: bool,
-) -> io::Result<()> {
+) -> io::Result<Option<f64>> {
     let ours: Vec<f64> = pairs.iter().map(|p| f64::from(p.0)).collect();
     let theirs: Vec<f64> = pairs.iter().map(|p| f64::from(p.1)).collect();
     let rho = crate::report::correlation::spearman(&ours, &theirs);
@@ -343,14 +364,14 @@ fn write_comparison(
         matrix[band(t)][band(o)] += 1;
     }
     if json {
-        let rho = rho.map_or(serde_json::Value::Null, |r| serde_json::json!(r));
+        let value = rho.map_or(serde_json::Value::Null, |r| serde_json::json!(r));
         writeln!(
             out,
             "{}",
             serde_json::json!({"compared_with": file, "puzzles": pairs.len(),
-                "spearman": rho, "same_band": same, "bands": matrix})
+                "spearman": value, "same_band": same, "bands": matrix})
         )?;
-        return Ok(());
+        return Ok(rho);
     }
     writeln!(
         out,
@@ -378,5 +399,5 @@ fn write_comparison(
         }
         writeln!(out)?;
     }
-    Ok(())
+    Ok(rho)
 }

@@ -18,15 +18,20 @@ use crate::lang::value::cell_value;
 use crate::solve::ForkEnd;
 use std::collections::BTreeMap;
 
-/// A forcing step whose options all but one end in a contradiction
-/// (Sudoku Explainer's Nishio, 7.6 to 8.1), in tenths.
-pub const FORCING_CONTRADICTION: u32 = 76;
-/// A forcing step that brings back what every option's fork agrees on
-/// (cell and region forcing chains, 8.2 to 8.7), in tenths.
-pub const FORCING_AGREEMENT: u32 = 82;
-/// A forcing step with forcing inside its forks (dynamic forcing chains,
-/// 8.8 and up), in tenths.
-pub const FORCING_NESTED: u32 = 88;
+// Forcing steps run the whole library inside their forks, which Sudoku
+// Explainer does only in its forcing chains: the puzzles whose hardest
+// step they are, it rates 8.3 to 8.4 (the median on `berthier_cb001`),
+// among its cell and region forcing chains (8.2 to 8.7).
+
+/// A forcing step whose options all but one end in a contradiction, in
+/// tenths.
+pub const FORCING_CONTRADICTION: u32 = 83;
+/// A forcing step that brings back what every option's fork agrees on,
+/// in tenths.
+pub const FORCING_AGREEMENT: u32 = 84;
+/// A forcing step with forcing inside its forks (Sudoku Explainer's
+/// nested dynamic forcing chains, 9 and up), in tenths.
+pub const FORCING_NESTED: u32 = 90;
 
 /// One rated step of a path.
 #[derive(Clone, Debug, PartialEq, Eq)]

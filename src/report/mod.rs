@@ -4,6 +4,7 @@
 //! as the same state), and JSON (one object per puzzle, one per line).
 
 pub mod correlation;
+pub mod plot;
 pub mod profile;
 pub mod summary;
 
