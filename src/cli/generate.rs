@@ -10,7 +10,7 @@ use crate::generate::{Symmetry, make, puzzle_rng};
 use crate::grid::{Geometry, render_line};
 use crate::inspect::rating::{Rating, tenths_text};
 use crate::lang::program::Program;
-use crate::solve::{Keeping, Verdict, grade, solve_logic};
+use crate::solve::{Keeping, SolutionCount, Uniqueness, Verdict, grade, solve_logic};
 use clap::Args;
 use std::io::{self, Write};
 use std::ops::RangeInclusive;
@@ -140,10 +140,9 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
     };
     // Carving asks "one solution?" scores of times a puzzle: `solve`'s
     // own tiers answer fastest.
-    let mut carving_rules = args.rules.clone();
-    if carving_rules.techniques.is_none() {
-        carving_rules.default_max_tier = Some(super::SOLVE_DEFAULT_MAX_TIER);
-    }
+    let carving_rules = args
+        .rules
+        .with_default_max_tier(super::SOLVE_DEFAULT_MAX_TIER);
     let Some(carver) = load_engine(&carving_rules) else {
         return Ok(EXIT_INVALID);
     };
@@ -197,7 +196,9 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
             if beyond_carving && solve_logic(&carver, &puzzle).verdict == Verdict::Solved {
                 continue;
             }
-            let graded = grade(&grader, &puzzle, forcing, Keeping::State);
+            // Carved to one solution: no count to repeat.
+            let known = SolutionCount::Known(Uniqueness::Unique);
+            let graded = grade(&grader, &puzzle, forcing, Keeping::State, known);
             let rated = rate_path(program, &graded, false).map(|(r, _)| r);
             let in_band = args.rating.as_ref().is_none_or(|RatingBand(band)| {
                 rated.as_ref().is_some_and(|r| band.contains(&r.rating))

@@ -2,14 +2,17 @@
 
 use super::args::ForcingArgs;
 use super::outside::OutsideCells;
-use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, ProfileArg, RuleArgs, load_engine};
+use super::{
+    BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, ProfileArg, RuleArgs, SOLVE_DEFAULT_MAX_TIER,
+    load_engine,
+};
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::inspect::db::FactDb;
 use crate::inspect::path::{self, solution_path};
 use crate::inspect::rating::{Rating, rate, tenths_text};
 use crate::lang::program::Program;
-use crate::solve::{Grade, Graded, Keeping, grade};
+use crate::solve::{Grade, Graded, Keeping, SolutionCount, grade};
 use clap::Args;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -71,6 +74,12 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
     let Some(mut engine) = load_engine(&args.rules) else {
         return Ok(EXIT_INVALID);
     };
+    // Where a count of solutions is needed, `solve`'s tiers count it
+    // faster than the whole library (any sound rules count alike).
+    let Some(counter) = load_engine(&args.rules.with_default_max_tier(SOLVE_DEFAULT_MAX_TIER))
+    else {
+        return Ok(EXIT_INVALID);
+    };
     args.profile.start(&mut engine);
     let program = engine.program();
     let mut summary: BTreeMap<String, usize> = BTreeMap::new();
@@ -91,7 +100,13 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
     let work = |i: usize, item: Result<Puzzle, PuzzleError>| match item {
         Err(e) => (i, Err(e)),
         Ok(p) => {
-            let graded = grade(&engine, &p, forcing, Keeping::State);
+            let graded = grade(
+                &engine,
+                &p,
+                forcing,
+                Keeping::State,
+                SolutionCount::CountWith(&counter),
+            );
             let rated = rate_path(program, &graded, json);
             (i, Ok((p, graded.grade, rated)))
         }

@@ -40,6 +40,19 @@ pub struct RuleArgs {
     pub default_max_tier: Option<u32>,
 }
 
+impl RuleArgs {
+    /// The same rules, capped at `tier` unless the arguments choose their
+    /// techniques or tiers themselves (`solve`'s default cap, for the
+    /// commands that search or count).
+    pub fn with_default_max_tier(&self, tier: u32) -> RuleArgs {
+        let mut rules = self.clone();
+        if rules.techniques.is_none() {
+            rules.default_max_tier = Some(tier);
+        }
+        rules
+    }
+}
+
 /// What `--max-tier` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TierCap {
@@ -134,10 +147,7 @@ pub fn print_rules_error(e: &RulesError) {
 /// fact limit of `limits`. This is where a solving command's rule and
 /// limit arguments become run settings.
 pub fn load_solve_engine(rules: &RuleArgs, limits: &Limits) -> Option<Engine> {
-    let mut rules = rules.clone();
-    if rules.techniques.is_none() {
-        rules.default_max_tier = Some(super::SOLVE_DEFAULT_MAX_TIER);
-    }
+    let rules = rules.with_default_max_tier(super::SOLVE_DEFAULT_MAX_TIER);
     let mut engine = load_engine(&rules)?;
     engine.set_fact_limit(limits.facts.max_facts);
     Some(engine)

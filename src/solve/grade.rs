@@ -29,6 +29,16 @@ pub struct Grade {
     pub graded: bool,
 }
 
+/// How `grade` tells "needs guessing" from "no proper Sudoku" when the
+/// rules cannot: any sound rule set counts alike, so the cheapest counts.
+#[derive(Clone, Copy)]
+pub enum SolutionCount<'a> {
+    /// Counted up to two with this engine's rules.
+    CountWith(&'a Engine),
+    /// Known already (a generated puzzle is carved to one solution).
+    Known(Uniqueness),
+}
+
 /// A grade with the solve it came from, for rating its path.
 pub struct Graded<'e> {
     /// The grade.
@@ -43,13 +53,14 @@ pub struct Graded<'e> {
 /// `forcing` where the rules stall: a puzzle it solves is graded
 /// `forcing_1` or `forcing_2`, by the deepest level it needed), then, if
 /// that cannot finish, a bounded count of its solutions to tell "needs
-/// guessing" from "is no proper Sudoku". With `keep`, the solve's state
-/// comes back too.
+/// guessing" from "is no proper Sudoku" (as `count` says). With `keep`,
+/// the solve's state comes back too.
 pub fn grade<'e>(
     engine: &'e Engine,
     puzzle: &Puzzle,
     forcing: Forcing,
     keep: Keeping,
+    count: SolutionCount,
 ) -> Graded<'e> {
     let options = SearchOptions {
         mode: Mode::LogicOnly,
@@ -63,7 +74,11 @@ pub fn grade<'e>(
     let assumed =
         engine.used_assumption(&outcome.stats.firings) || outcome.stats.forks_assumed_unique;
     if assumed || matches!(outcome.verdict, Verdict::Stalled | Verdict::Contradiction) {
-        match uniqueness(engine, puzzle, UNIQUENESS_BRANCHES) {
+        let solutions = match count {
+            SolutionCount::Known(u) => u,
+            SolutionCount::CountWith(counter) => uniqueness(counter, puzzle, UNIQUENESS_BRANCHES),
+        };
+        match solutions {
             Uniqueness::NoSolution => grade = "no_solution".to_string(),
             Uniqueness::Several => grade = "several_solutions".to_string(),
             Uniqueness::Unique | Uniqueness::Unknown => {}

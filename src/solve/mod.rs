@@ -18,7 +18,7 @@ mod trace;
 pub use forcing::{
     Forcing, ForcingStep, ForkEnd, ForkResult, Hypothesis, KeptFork, Stop, forcing_step,
 };
-pub use grade::{Grade, Graded, grade};
+pub use grade::{Grade, Graded, SolutionCount, grade};
 pub use hint::{Hint, HintFact, Hinter, HinterError, Step};
 pub use outcome::{Outcome, Stats, Verdict};
 pub use search::{Keeping, Kept, Mode, SearchOptions, solve, solve_keeping};
