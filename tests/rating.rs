@@ -238,3 +238,33 @@ fn plot_draws_the_comparison_as_an_svg() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--compare"));
 }
+
+#[test]
+fn the_quick_rating_of_the_text_output_is_the_paths() {
+    // Text rates the facts without listing steps; JSON rates every step
+    // of the path: the same rating, pearl and diamond.
+    for file in [
+        "tests/data/rating/berthier40.txt",
+        "tests/data/techniques/sample.txt",
+    ] {
+        let text = stdout_of(sudolog().args(["grade", file]));
+        let quick: Vec<String> = text
+            .lines()
+            .take_while(|l| !l.is_empty())
+            .map(|l| l.split_whitespace().nth(2).expect("a rating").to_string())
+            .collect();
+        let path: Vec<String> = graded(&[file])
+            .iter()
+            .map(|r| match r.get("rating") {
+                Some(rating) => format!(
+                    "{:.1}/{:.1}/{:.1}",
+                    rating.as_f64().unwrap_or(0.0),
+                    r["pearl"].as_f64().unwrap_or(0.0),
+                    r["diamond"].as_f64().unwrap_or(0.0)
+                ),
+                None => "-".to_string(),
+            })
+            .collect();
+        assert_eq!(quick, path, "{file}");
+    }
+}

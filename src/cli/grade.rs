@@ -10,7 +10,7 @@ use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::inspect::db::FactDb;
 use crate::inspect::path::{self, solution_path};
-use crate::inspect::rating::{Rating, rate, tenths_text};
+use crate::inspect::rating::{Rating, rate, rate_facts, tenths_text};
 use crate::lang::program::Program;
 use crate::solve::{Grade, Graded, Keeping, SolutionCount, grade};
 use clap::Args;
@@ -318,13 +318,13 @@ pub(super) fn rate_path(
         return None;
     }
     let db = FactDb::new(program, state).with_forcing(&graded.forcing);
+    if !lines {
+        // No step to list: rated without splitting the facts into steps.
+        return rate_facts(&db).map(|r| (r, Vec::new()));
+    }
     let steps = solution_path(&db);
     let rating = rate(&db, &steps)?;
-    let lines = if lines {
-        steps.iter().map(|s| path::line(&db, s)).collect()
-    } else {
-        Vec::new()
-    };
+    let lines = steps.iter().map(|s| path::line(&db, s)).collect();
     Some((rating, lines))
 }
 

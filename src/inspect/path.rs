@@ -108,19 +108,39 @@ impl PathStep {
 /// technique above the grid's own rules that placed or eliminated, and
 /// every guess, in step order.
 pub fn solution_path(db: &FactDb) -> Vec<PathStep> {
-    let facts = derived(db, |rule, _| {
-        db.program.rules.get(rule).is_some_and(|r| r.tier > 0)
-    });
-    let mut steps: Vec<PathStep> = split(db, facts).into_iter().map(PathStep::Firing).collect();
+    let mut steps: Vec<PathStep> = split(db, technique_facts(db))
+        .into_iter()
+        .map(PathStep::Firing)
+        .collect();
     for guess in &db.guesses {
         if let Some(step) = guess_step(db, guess) {
             steps.push(step);
         }
     }
-    // The forcing steps of this branch: those whose facts it holds.
+    for (step, f) in branch_forcing(db) {
+        steps.push(forcing_step(db, step, f));
+    }
+    // A guess comes before what the rules derive from it.
+    steps.sort_by_key(|s| (s.step(), matches!(s, PathStep::Firing(_))));
+    steps
+}
+
+/// The placements and eliminations of the techniques above the grid's
+/// own rules, each with its step and rule: what the path's firings are
+/// made of.
+pub(super) fn technique_facts(db: &FactDb) -> Vec<(u32, usize, Derived)> {
+    derived(db, |rule, _| {
+        db.program.rules.get(rule).is_some_and(|r| r.tier > 0)
+    })
+}
+
+/// The forcing steps of the snapshot's branch (those whose facts it
+/// holds), with their fixpoint steps.
+pub(super) fn branch_forcing<'d>(db: &'d FactDb) -> Vec<(u32, &'d ForcingStep)> {
     let placed = db.program.builtin(Builtin::Placed);
     let eliminated = db.program.builtin(Builtin::Eliminated);
     let n = db.geometry.n;
+    let mut out = Vec::new();
     for (step, f) in &db.forcing {
         let here = |rel: usize, &(cell, digit): &(usize, u8)| {
             let values = [cell_value(cell / n, cell % n), Value::from(digit)];
@@ -131,12 +151,10 @@ pub fn solution_path(db: &FactDb) -> Vec<PathStep> {
         let ours = f.placed.iter().any(|p| here(placed, p))
             || f.eliminated.iter().any(|e| here(eliminated, e));
         if ours {
-            steps.push(forcing_step(db, *step, f));
+            out.push((*step, f));
         }
     }
-    // A guess comes before what the rules derive from it.
-    steps.sort_by_key(|s| (s.step(), matches!(s, PathStep::Firing(_))));
-    steps
+    out
 }
 
 /// The step that concluded one placement or elimination (a rule's firing,

@@ -11,11 +11,11 @@
 //! the first step.
 
 use super::db::FactDb;
-use super::firing::{Evaluators, Firing};
-use super::path::PathStep;
-use crate::lang::program::{Program, Value};
+use super::firing::{Conclusion, Derived, Evaluators, Firing, firings};
+use super::path::{PathStep, branch_forcing, technique_facts};
+use crate::lang::program::{Program, RatingAlternative, Rule, Value};
 use crate::lang::value::cell_value;
-use crate::solve::ForkEnd;
+use crate::solve::{ForcingStep, ForkEnd};
 use std::collections::BTreeMap;
 
 // Forcing steps run the whole library inside their forks, which Sudoku
@@ -82,63 +82,168 @@ pub fn length_bonus(length: usize) -> u32 {
 }
 
 /// Rates a solution path over the solve's facts `db`: `None` when no step
-/// could be rated (a puzzle its givens solve).
+/// could be rated (a puzzle its givens solve). Every path step is rated
+/// in [`Rating::steps`].
 pub fn rate(db: &FactDb, steps: &[PathStep]) -> Option<Rating> {
     let mut evs = Evaluators::new(db);
     let floors = unrated_floors(db.program);
     let mut rated: Vec<RatedStep> = Vec::with_capacity(steps.len());
+    let mut entries: Vec<Entry> = Vec::new();
     for (index, step) in steps.iter().enumerate() {
-        let (tenths, technique) = match step {
-            PathStep::Firing(f) => (firing_tenths(&mut evs, db, f, &floors), f.label.clone()),
-            PathStep::Forcing(f) => {
-                let refuted_only = f.forcing.placed.is_empty()
-                    && (f.forcing.forks.iter())
-                        .filter(|k| k.end == ForkEnd::Survived)
-                        .count()
-                        <= 1;
-                let (base, name) = match (f.forcing.depth, refuted_only) {
-                    (2.., _) => (FORCING_NESTED, "Nested forcing"),
-                    (_, true) => (FORCING_CONTRADICTION, "Forcing to a contradiction"),
-                    (_, false) => (FORCING_AGREEMENT, "Cell or unit forcing"),
-                };
-                (Some(base), name.to_string())
+        let (tenths, technique, places) = match step {
+            PathStep::Firing(f) => {
+                let facts: Vec<[Value; 2]> = f.conclusions.iter().map(|c| values(db, c)).collect();
+                let length = Some(pattern_length(f));
+                let tenths = (db.program.rules.get(f.rule))
+                    .and_then(|r| facts_tenths(&mut evs, r, &facts, f.step, length, &floors));
+                let places = f.conclusions.iter().any(|c| c.placed);
+                (tenths, f.label.clone(), places)
             }
-            PathStep::Guess(_) => (None, "Guess".to_string()),
+            PathStep::Forcing(f) => {
+                let (tenths, name) = forcing_tenths(&f.forcing);
+                (Some(tenths), name.to_string(), !f.forcing.placed.is_empty())
+            }
+            PathStep::Guess(_) => (None, "Guess".to_string(), false),
         };
+        if let Some(t) = tenths {
+            entries.push(Entry {
+                step: step.step(),
+                tenths: t,
+                technique: technique.clone(),
+                places,
+            });
+        }
         rated.push(RatedStep {
             index,
             tenths,
             technique,
         });
     }
-    summarise(steps, rated)
+    summarise(&entries, rated)
 }
 
-/// The rating, pearl and diamond of rated steps: each fixpoint step by its
-/// easiest firing, the path by its hardest fixpoint step.
-fn summarise(steps: &[PathStep], rated: Vec<RatedStep>) -> Option<Rating> {
-    // Fixpoint step → (its easiest rated firing, whether it placed).
-    let mut by_step: BTreeMap<u32, (u32, usize, bool)> = BTreeMap::new();
-    for r in &rated {
-        let Some(t) = r.tenths else { continue };
-        let step = &steps[r.index];
-        let places = match step {
-            PathStep::Firing(f) => f.conclusions.iter().any(|c| c.placed),
-            PathStep::Forcing(f) => !f.forcing.placed.is_empty(),
-            PathStep::Guess(_) => false,
-        };
-        let e = by_step.entry(step.step()).or_insert((t, r.index, places));
-        if t < e.0 {
-            (e.0, e.1) = (t, r.index);
+/// Rates a solve's facts as [`rate`] rates its path, without splitting
+/// them into firings where no rating needs one (only a `+ length` rating
+/// reads a pattern): the same rating, pearl and diamond, at a fraction of
+/// the cost, with no steps listed.
+pub fn rate_facts(db: &FactDb) -> Option<Rating> {
+    let mut evs = Evaluators::new(db);
+    let floors = unrated_floors(db.program);
+    // Per fixpoint step, per rule: its facts.
+    let mut by_step: BTreeMap<u32, BTreeMap<usize, Vec<Derived>>> = BTreeMap::new();
+    for (step, rule, fact) in technique_facts(db) {
+        by_step
+            .entry(step)
+            .or_default()
+            .entry(rule)
+            .or_default()
+            .push(fact);
+    }
+    let mut entries: Vec<Entry> = Vec::new();
+    for (step, rules) in by_step {
+        // The rules whose steps can be rated lowest go first: once the
+        // step's rating is at a rule's floor, its facts need no look.
+        let mut order: Vec<(u32, usize)> = rules
+            .keys()
+            .map(|&r| (lowest_possible(db.program, r, &floors), r))
+            .collect();
+        order.sort_unstable();
+        let mut best: Option<(u32, usize)> = None;
+        let mut places = false;
+        for (lowest, rule_id) in order {
+            let facts = &rules[&rule_id];
+            places |= facts.iter().any(|d| d.conclusion.placed);
+            if best.is_some_and(|(t, _)| t <= lowest) {
+                continue;
+            }
+            let Some(rule) = db.program.rules.get(rule_id) else {
+                continue;
+            };
+            let tenths = if rule.rating.iter().any(|l| l.length_bonus) {
+                firings(&mut evs, rule_id, step, facts)
+                    .iter()
+                    .filter_map(|f| {
+                        let values: Vec<[Value; 2]> =
+                            f.conclusions.iter().map(|c| values(db, c)).collect();
+                        let length = Some(pattern_length(f));
+                        facts_tenths(&mut evs, rule, &values, step, length, &floors)
+                    })
+                    .min()
+            } else {
+                let values: Vec<[Value; 2]> =
+                    facts.iter().map(|d| values(db, &d.conclusion)).collect();
+                facts_tenths(&mut evs, rule, &values, step, None, &floors)
+            };
+            if let Some(t) = tenths
+                && best.is_none_or(|(b, _)| t < b)
+            {
+                best = Some((t, rule_id));
+            }
         }
-        e.2 |= places;
+        if let Some((tenths, rule_id)) = best {
+            let rule = &db.program.rules[rule_id];
+            entries.push(Entry {
+                step,
+                tenths,
+                technique: rule.label().unwrap_or(&rule.technique).to_string(),
+                places,
+            });
+        }
+    }
+    for (step, f) in branch_forcing(db) {
+        let (tenths, name) = forcing_tenths(f);
+        entries.push(Entry {
+            step,
+            tenths,
+            technique: name.to_string(),
+            places: !f.placed.is_empty(),
+        });
+    }
+    summarise(&entries, Vec::new())
+}
+
+/// One rated firing (or a fixpoint step's easiest), for the summary.
+struct Entry {
+    step: u32,
+    tenths: u32,
+    technique: String,
+    places: bool,
+}
+
+/// A forcing step's rating and name: by its depth, and whether only
+/// contradictions came back.
+fn forcing_tenths(f: &ForcingStep) -> (u32, &'static str) {
+    let refuted_only = f.placed.is_empty()
+        && f.forks
+            .iter()
+            .filter(|k| k.end == ForkEnd::Survived)
+            .count()
+            <= 1;
+    match (f.depth, refuted_only) {
+        (2.., _) => (FORCING_NESTED, "Nested forcing"),
+        (_, true) => (FORCING_CONTRADICTION, "Forcing to a contradiction"),
+        (_, false) => (FORCING_AGREEMENT, "Cell or unit forcing"),
+    }
+}
+
+/// The rating, pearl and diamond of rated entries: each fixpoint step by
+/// its easiest entry, the path by its hardest fixpoint step.
+fn summarise(entries: &[Entry], steps: Vec<RatedStep>) -> Option<Rating> {
+    // Fixpoint step → (its easiest entry, whether it placed).
+    let mut by_step: BTreeMap<u32, (u32, usize, bool)> = BTreeMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        let slot = by_step.entry(e.step).or_insert((e.tenths, i, e.places));
+        if e.tenths < slot.0 {
+            (slot.0, slot.1) = (e.tenths, i);
+        }
+        slot.2 |= e.places;
     }
     let (&first, _) = by_step.iter().next()?;
     let diamond = by_step[&first].0;
     let (mut rating, mut hardest, mut pearl, mut placed) = (0, 0, 0, false);
-    for &(t, index, places) in by_step.values() {
+    for &(t, i, places) in by_step.values() {
         if t > rating {
-            (rating, hardest) = (t, index);
+            (rating, hardest) = (t, i);
         }
         if !placed {
             pearl = pearl.max(t);
@@ -149,38 +254,65 @@ fn summarise(steps: &[PathStep], rated: Vec<RatedStep>) -> Option<Rating> {
         rating,
         pearl,
         diamond,
-        hardest: rated[hardest].technique.clone(),
-        steps: rated,
+        hardest: entries[hardest].technique.clone(),
+        steps,
     })
 }
 
-/// A firing's rating: its rule's first `.rating` line whose `when` one of
-/// its facts meets, with the length bonus if the line asks for it; a rule
+/// A placement's or elimination's values, as `placed(C, D)` and
+/// `eliminated(C, D)` hold them.
+fn values(db: &FactDb, c: &Conclusion) -> [Value; 2] {
+    let n = db.geometry.n;
+    [cell_value(c.cell / n, c.cell % n), Value::from(c.digit)]
+}
+
+/// The least rating any of `facts` (of `rule`, at `step`) gets: for each,
+/// its rule's first `.rating` line whose `when` a derivation of it meets,
+/// plus the length bonus of `length` if the line asks for it; a rule
 /// without `.rating` takes its tier's floor.
-fn firing_tenths(
+fn facts_tenths(
     evs: &mut Evaluators,
-    db: &FactDb,
-    f: &Firing,
+    rule: &Rule,
+    facts: &[[Value; 2]],
+    step: u32,
+    length: Option<usize>,
     floors: &BTreeMap<u32, u32>,
 ) -> Option<u32> {
-    let rule = db.program.rules.get(f.rule)?;
-    let n = db.geometry.n;
-    for line in &rule.rating {
-        let holds = line.when.is_empty()
-            || f.conclusions.iter().any(|c| {
-                let values = [cell_value(c.cell / n, c.cell % n), Value::from(c.digit)];
-                evs.derives_with(rule, &values, f.step, &line.when)
-            });
-        if holds {
-            let bonus = if line.length_bonus {
-                length_bonus(pattern_length(f))
-            } else {
-                0
-            };
-            return Some(line.tenths + bonus);
+    if rule.rating.is_empty() {
+        return floors.range(..=rule.tier).next_back().map(|(_, &t)| t);
+    }
+    let bonus = |line: &RatingAlternative| {
+        if line.length_bonus {
+            length_bonus(length.unwrap_or(0))
+        } else {
+            0
+        }
+    };
+    let mut best: Option<u32> = None;
+    for values in facts {
+        for line in &rule.rating {
+            let t = line.tenths + bonus(line);
+            if best.is_some_and(|b| b <= t) {
+                continue;
+            }
+            if line.when.is_empty() || evs.derives_with(rule, values, step, &line.when) {
+                best = Some(t);
+                break;
+            }
         }
     }
-    floors.range(..=rule.tier).next_back().map(|(_, &t)| t)
+    best
+}
+
+/// The lowest rating a step of rule `id` can get (its lowest line, or
+/// its tier's floor).
+fn lowest_possible(program: &Program, id: usize, floors: &BTreeMap<u32, u32>) -> u32 {
+    let Some(rule) = program.rules.get(id) else {
+        return u32::MAX;
+    };
+    (rule.rating.iter().map(|l| l.tenths).min())
+        .or_else(|| floors.range(..=rule.tier).next_back().map(|(_, &t)| t))
+        .unwrap_or(u32::MAX)
 }
 
 /// A pattern's length for the bonus: its links, strong and weak, and one
