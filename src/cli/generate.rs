@@ -237,17 +237,9 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
                 attempts,
             } => {
                 let line = render_line(&g, &cells);
-                let ratings = rating.as_ref().map_or_else(
-                    || "-".to_string(),
-                    |r| {
-                        format!(
-                            "{}/{}/{}",
-                            tenths_text(r.rating),
-                            tenths_text(r.pearl),
-                            tenths_text(r.diamond)
-                        )
-                    },
-                );
+                let ratings = rating
+                    .as_ref()
+                    .map_or_else(|| "-".to_string(), Rating::triple);
                 if json {
                     let mut object = serde_json::json!({
                         "puzzle": line, "givens": givens, "grade": grade,

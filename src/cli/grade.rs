@@ -10,7 +10,7 @@ use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::inspect::db::FactDb;
 use crate::inspect::path::{self, solution_path};
-use crate::inspect::rating::{Rating, rate, rate_facts, tenths_text};
+use crate::inspect::rating::{Rating, rate, rate_facts};
 use crate::lang::program::Program;
 use crate::solve::{Grade, Graded, Keeping, SolutionCount, grade};
 use clap::Args;
@@ -179,17 +179,9 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
                     } else {
                         let counts: Vec<String> =
                             by.iter().map(|(t, n)| format!("{t}={n}")).collect();
-                        let rating = rated.as_ref().map_or_else(
-                            || "-".to_string(),
-                            |(r, _)| {
-                                format!(
-                                    "{}/{}/{}",
-                                    tenths_text(r.rating),
-                                    tenths_text(r.pearl),
-                                    tenths_text(r.diamond)
-                                )
-                            },
-                        );
+                        let rating = rated
+                            .as_ref()
+                            .map_or_else(|| "-".to_string(), |(r, _)| r.triple());
                         writeln!(
                             out,
                             "{:>6}  {}:{}  {:<12} {:<12} {}",

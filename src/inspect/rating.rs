@@ -59,6 +59,19 @@ pub struct Rating {
     pub steps: Vec<RatedStep>,
 }
 
+impl Rating {
+    /// The rating, pearl and diamond as Sudoku Explainer writes them
+    /// (ER/EP/ED): `7.2/1.5/1.2`.
+    pub fn triple(&self) -> String {
+        format!(
+            "{}/{}/{}",
+            tenths_text(self.rating),
+            tenths_text(self.pearl),
+            tenths_text(self.diamond)
+        )
+    }
+}
+
 /// Tenths as the scale writes them: `4.2`.
 pub fn tenths_text(t: u32) -> String {
     format!("{}.{}", t / 10, t % 10)
