@@ -206,7 +206,7 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
             let uses = args.technique.as_ref().is_none_or(|t| {
                 graded.grade.firings.contains_key(t)
                     || rated.as_ref().is_some_and(|r| {
-                        r.steps.iter().any(|s| s.technique.eq_ignore_ascii_case(t))
+                        r.techniques.iter().any(|name| name.eq_ignore_ascii_case(t))
                     })
             });
             if graded.grade.graded && in_band && uses {

@@ -55,6 +55,9 @@ pub struct Rating {
     pub diamond: u32,
     /// The technique of the hardest step.
     pub hardest: String,
+    /// Every technique (a step's name: `XY-wing`, `Cell or unit
+    /// forcing`) that placed or eliminated on the path, sorted.
+    pub techniques: Vec<String>,
     /// Every path step, rated.
     pub steps: Vec<RatedStep>,
 }
@@ -132,7 +135,11 @@ pub fn rate(db: &FactDb, steps: &[PathStep]) -> Option<Rating> {
             technique,
         });
     }
-    summarise(&entries, rated)
+    let names = sorted_names(entries.iter().map(|e| e.technique.clone()));
+    summarise(&entries, rated).map(|r| Rating {
+        techniques: names,
+        ..r
+    })
 }
 
 /// Rates a solve's facts as [`rate`] rates its path, without splitting
@@ -153,6 +160,7 @@ pub fn rate_facts(db: &FactDb) -> Option<Rating> {
             .push(fact);
     }
     let mut entries: Vec<Entry> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
     for (step, rules) in by_step {
         // The rules whose steps can be rated lowest go first: once the
         // step's rating is at a rule's floor, its facts need no look.
@@ -166,12 +174,13 @@ pub fn rate_facts(db: &FactDb) -> Option<Rating> {
         for (lowest, rule_id) in order {
             let facts = &rules[&rule_id];
             places |= facts.iter().any(|d| d.conclusion.placed);
-            if best.is_some_and(|(t, _)| t <= lowest) {
-                continue;
-            }
             let Some(rule) = db.program.rules.get(rule_id) else {
                 continue;
             };
+            names.push(rule.label().unwrap_or(&rule.technique).to_string());
+            if best.is_some_and(|(t, _)| t <= lowest) {
+                continue;
+            }
             let tenths = if rule.rating.iter().any(|l| l.length_bonus) {
                 firings(&mut evs, rule_id, step, facts)
                     .iter()
@@ -211,8 +220,12 @@ pub fn rate_facts(db: &FactDb) -> Option<Rating> {
             technique: name.to_string(),
             places: !f.placed.is_empty(),
         });
+        names.push(name.to_string());
     }
-    summarise(&entries, Vec::new())
+    summarise(&entries, Vec::new()).map(|r| Rating {
+        techniques: sorted_names(names.into_iter()),
+        ..r
+    })
 }
 
 /// One rated firing (or a fixpoint step's easiest), for the summary.
@@ -268,8 +281,17 @@ fn summarise(entries: &[Entry], steps: Vec<RatedStep>) -> Option<Rating> {
         pearl,
         diamond,
         hardest: entries[hardest].technique.clone(),
+        techniques: Vec::new(),
         steps,
     })
+}
+
+/// The names of `names`, sorted, each once.
+fn sorted_names(names: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = names.collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// A placement's or elimination's values, as `placed(C, D)` and
