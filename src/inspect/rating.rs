@@ -3,12 +3,13 @@
 //! forcing).
 //!
 //! Each rule says how hard its steps are (`.rating` in its file, README
-//! "Ratings"); a path's step (one fixpoint step: every firing the rules
-//! found on the same state) is rated by its *easiest* firing, since a
+//! "Ratings"); a fixpoint step (everything the rules found on the same
+//! state) is rated by the *least* rating any of its facts gets, since a
 //! person picks the easiest move the grid offers, and the puzzle by its
 //! hardest step, as Sudoku Explainer rates a puzzle by its hardest move.
 //! The pearl is the hardest step up to the first placement, the diamond
-//! the first step.
+//! the first step. [`rate`] rates a solution path step by step (for
+//! listing them); [`rate_facts`] gets the same from the facts alone.
 
 use super::db::FactDb;
 use super::firing::{Conclusion, Derived, Evaluators, Firing, firings};
@@ -58,7 +59,7 @@ pub struct Rating {
     /// Every technique (a step's name: `XY-wing`, `Cell or unit
     /// forcing`) that placed or eliminated on the path, sorted.
     pub techniques: Vec<String>,
-    /// Every path step, rated.
+    /// Every path step, rated ([`rate`]; empty from [`rate_facts`]).
     pub steps: Vec<RatedStep>,
 }
 
