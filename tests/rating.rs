@@ -268,3 +268,25 @@ fn the_quick_rating_of_the_text_output_is_the_paths() {
         assert_eq!(quick, path, "{file}");
     }
 }
+
+#[test]
+fn path_json_rates_each_step_as_grade_does() {
+    let g = graded(&["tests/data/essay.txt"]);
+    let path = json_lines(&stdout_of(sudolog().args([
+        "path",
+        "--format",
+        "json",
+        "--logic-only",
+        "tests/data/essay.txt",
+    ])));
+    for (r, p) in g.iter().zip(&path) {
+        let from_grade: Vec<Value> = (r["steps"].as_array().expect("steps").iter())
+            .map(|s| s["rating"].clone())
+            .collect();
+        let from_path: Vec<Value> = (p["steps"].as_array().expect("path steps").iter())
+            .map(|s| s["rating"].clone())
+            .collect();
+        assert_eq!(from_grade, from_path, "{p}");
+        assert!(from_path.iter().all(Value::is_number), "{p}");
+    }
+}

@@ -12,6 +12,7 @@ use crate::engine::Engine;
 use crate::grid::{Puzzle, PuzzleError};
 use crate::inspect::db::FactDb;
 use crate::inspect::path::{self, PathStep};
+use crate::inspect::rating::rate;
 use crate::picture::html::{PageStep, page};
 use crate::solve::{Keeping, Mode, SearchOptions, Verdict, solve_keeping};
 use clap::{Args, ValueEnum};
@@ -246,10 +247,18 @@ impl Settings<'_> {
             }
         }
         let text = if self.json {
+            // Each step's rating on Sudoku Explainer's scale, as `grade`
+            // rates it (a guess has none).
+            let rated = rate(&db, &steps).map(|r| r.steps).unwrap_or_default();
             let list: Vec<_> = steps
                 .iter()
                 .enumerate()
-                .map(|(k, s)| path::step_json(&db, k + 1, s))
+                .map(|(k, s)| {
+                    let mut step = path::step_json(&db, k + 1, s);
+                    let tenths = rated.get(k).and_then(|r| r.tenths);
+                    step["rating"] = tenths.map_or(json!(null), |t| json!(f64::from(t) / 10.0));
+                    step
+                })
                 .collect();
             format!(
                 "{}\n",
