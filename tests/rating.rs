@@ -290,3 +290,30 @@ fn path_json_rates_each_step_as_grade_does() {
         assert!(from_path.iter().all(Value::is_number), "{p}");
     }
 }
+
+#[test]
+fn check_lists_each_rules_ratings() {
+    let out = stdout_of(sudolog().args(["check"]));
+    let ratings: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("ratings"))
+        .skip(1)
+        .collect();
+    let hidden = ratings
+        .iter()
+        .find(|l| l.contains("rules/singles.dl") && l.contains("when"))
+        .unwrap_or_else(|| panic!("the hidden single's ratings: {out}"));
+    assert!(
+        hidden.ends_with(".rating 1.2 when unit_kind(U, \"box\"). | .rating 1.5"),
+        "{hidden}"
+    );
+    // Every rule that places or eliminates above the grid's own rules has
+    // one in the library.
+    let listing = common::parse_listing(&out);
+    let concluding = listing
+        .rules
+        .iter()
+        .filter(|r| (r.head == "placed" || r.head == "eliminated") && r.technique != "grid")
+        .count();
+    assert_eq!(ratings.len(), concluding, "{out}");
+}

@@ -216,6 +216,8 @@ pub struct RatingAlternative {
     pub length_bonus: bool,
     /// Literals over the rule's variables (empty: always).
     pub when: Vec<Literal>,
+    /// The `.rating` line, for listings.
+    pub span: Span,
 }
 
 impl Rule {

@@ -395,5 +395,12 @@ pub fn rule_listing(program: &Program) -> String {
             r.name, r.technique, head, r.doc
         ));
     }
+    out.push_str("ratings (Sudoku Explainer's scale; the first line that holds rates a step):\n");
+    for r in program.rules.iter().filter(|r| !r.rating.is_empty()) {
+        let lines: Vec<&str> = (r.rating.iter())
+            .map(|l| &program.sources.text(l.span.file)[l.span.start..l.span.end])
+            .collect();
+        out.push_str(&format!("  {:<24} {}\n", r.name, lines.join(" | ")));
+    }
     out
 }

@@ -347,6 +347,7 @@ impl<'s> Checker<'s> {
                 tenths: line.tenths,
                 length_bonus: line.length_bonus,
                 when,
+                span: line.span,
             });
         }
         out
