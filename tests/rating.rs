@@ -16,6 +16,17 @@ fn graded(args: &[&str]) -> Vec<Value> {
     .collect()
 }
 
+/// `path --format json --logic-only FILE`, a line per puzzle.
+fn path_json(file: &str) -> Vec<Value> {
+    json_lines(&stdout_of(sudolog().args([
+        "path",
+        "--format",
+        "json",
+        "--logic-only",
+        file,
+    ])))
+}
+
 fn tenths(v: &Value) -> u64 {
     (v.as_f64().expect("a rating") * 10.0).round() as u64
 }
@@ -70,13 +81,7 @@ fn a_rating_is_its_hardest_step_and_the_pearl_and_diamond_come_first() {
 #[test]
 fn the_steps_are_the_solution_paths_steps() {
     let g = graded(&["tests/data/essay.txt"]);
-    let path = json_lines(&stdout_of(sudolog().args([
-        "path",
-        "--format",
-        "json",
-        "--logic-only",
-        "tests/data/essay.txt",
-    ])));
+    let path = path_json("tests/data/essay.txt");
     for (r, p) in g.iter().zip(&path) {
         let ours: Vec<&str> = (r["steps"].as_array().expect("steps").iter())
             .map(|s| s["line"].as_str().unwrap_or(""))
@@ -230,6 +235,22 @@ fn plot_draws_the_comparison_as_an_svg() {
     // A disc per pair of ratings: fewer than the puzzles, as pairs repeat.
     let discs = text.matches("<circle").count();
     assert!((5..40).contains(&discs), "{discs} discs");
+    // A plot that cannot be written is an error naming it.
+    let missing = dir.path().join("no such folder").join("r.svg");
+    let out = sudolog()
+        .args([
+            "grade",
+            "--compare",
+            "tests/data/rating/berthier40.ser.txt",
+            "--plot",
+            missing.to_str().expect("a path"),
+            "tests/data/rating/berthier40.txt",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot write the plot"), "{err}");
     // Without `--compare` there is nothing to draw.
     let out = sudolog()
         .args(["grade", "--plot", "x.svg", "tests/data/essay.txt"])
@@ -272,13 +293,7 @@ fn the_quick_rating_of_the_text_output_is_the_paths() {
 #[test]
 fn path_json_rates_each_step_as_grade_does() {
     let g = graded(&["tests/data/essay.txt"]);
-    let path = json_lines(&stdout_of(sudolog().args([
-        "path",
-        "--format",
-        "json",
-        "--logic-only",
-        "tests/data/essay.txt",
-    ])));
+    let path = path_json("tests/data/essay.txt");
     for (r, p) in g.iter().zip(&path) {
         let from_grade: Vec<Value> = (r["steps"].as_array().expect("steps").iter())
             .map(|s| s["rating"].clone())

@@ -189,7 +189,10 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
             .is_some_and(|t| !known_technique(carver.program(), t));
     let work = |i: usize, _: u64| {
         let mut rng = puzzle_rng(seed, i as u64);
+        let mut attempts = 0;
         for attempt in 1..=args.max_attempts {
+            attempts = attempt;
+            // `None`: no grid has a solution under these rules.
             let Some(puzzle) = make(&carver, g, symmetry, &mut rng) else {
                 break;
             };
@@ -219,9 +222,7 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
                 };
             }
         }
-        Made::NotFound {
-            attempts: args.max_attempts,
-        }
+        Made::NotFound { attempts }
     };
     let progress = args.batch.progress("puzzles");
     let mut out = io::stdout().lock();

@@ -324,10 +324,13 @@ pub(super) fn rate_path(
 /// `7.2/1.5/1.2`), `None` for a blank line; an error names the file, line
 /// and column of what does not read.
 fn read_ratings(file: &str) -> Result<Vec<Option<u32>>, String> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("{file}: cannot read the ratings to compare with: {e}"))?;
+    use std::io::BufRead;
+    let cannot = |e: io::Error| format!("{file}: cannot read the ratings to compare with: {e}");
+    // Line by line: what is kept is a number per line, not the text.
+    let reader = io::BufReader::new(std::fs::File::open(file).map_err(cannot)?);
     let mut out = Vec::new();
-    for (k, line) in text.lines().enumerate() {
+    for (k, line) in reader.lines().enumerate() {
+        let line = line.map_err(cannot)?;
         let word = line.split(['/', ',', ' ', '\t']).find(|w| !w.is_empty());
         let Some(word) = word else {
             out.push(None);

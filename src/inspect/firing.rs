@@ -127,18 +127,17 @@ impl<'a, 'p> Evaluators<'a, 'p> {
             .matches(&rule.body, head_bindings(rule, values), limit)
     }
 
-    /// Whether `rule` derives the fact `values` from the facts known
-    /// before `step` in a way that also meets `extra` (literals over the
-    /// rule's variables: a `.rating`'s `when`).
-    pub fn derives_with(
+    /// Whether `body` (the rule's own body, or one with more literals over
+    /// its variables: a `.rating`'s `when`) holds from the facts known
+    /// before `step` with `rule`'s head bound to the fact `values`.
+    pub fn derives_by(
         &mut self,
         rule: &Rule,
+        body: &[Literal],
         values: &[Value],
         step: u32,
-        extra: &[Literal],
     ) -> bool {
-        let body: Vec<Literal> = rule.body.iter().chain(extra).cloned().collect();
-        !(self.at(step).matches(&body, head_bindings(rule, values), 1)).is_empty()
+        !(self.at(step).matches(body, head_bindings(rule, values), 1)).is_empty()
     }
 }
 

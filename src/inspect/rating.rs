@@ -14,7 +14,7 @@
 use super::db::FactDb;
 use super::firing::{Conclusion, Derived, Evaluators, Firing, firings};
 use super::path::{PathStep, branch_forcing, technique_facts};
-use crate::lang::program::{Program, RatingAlternative, Rule, Value};
+use crate::lang::program::{Literal, Program, RatingAlternative, Rule, Value};
 use crate::lang::value::cell_value;
 use crate::solve::{ForcingStep, ForkEnd};
 use std::collections::BTreeMap;
@@ -324,14 +324,24 @@ fn facts_tenths(
             0
         }
     };
+    // Each condition's body (the rule's, then its `when`), built once for
+    // all the facts rather than once per fact.
+    let bodies: Vec<Option<Vec<Literal>>> = (rule.rating.iter())
+        .map(|line| {
+            (!line.when.is_empty()).then(|| rule.body.iter().chain(&line.when).cloned().collect())
+        })
+        .collect();
     let mut best: Option<u32> = None;
     for values in facts {
-        for line in &rule.rating {
+        for (line, body) in rule.rating.iter().zip(&bodies) {
             let t = line.tenths + bonus(line);
             if best.is_some_and(|b| b <= t) {
                 continue;
             }
-            if line.when.is_empty() || evs.derives_with(rule, values, step, &line.when) {
+            if body
+                .as_ref()
+                .is_none_or(|b| evs.derives_by(rule, b, values, step))
+            {
                 best = Some(t);
                 break;
             }
