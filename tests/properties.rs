@@ -242,6 +242,7 @@ fn puzzle(g: Geometry, cells: Vec<u8>) -> Puzzle {
         label: String::new(),
         regions: None,
         marks: None,
+        clues: Vec::new(),
     }
 }
 

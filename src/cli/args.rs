@@ -5,8 +5,10 @@
 use super::progress;
 use super::rules::TierCap;
 use crate::batch;
+use crate::engine::clues::clue_tuples;
 use crate::engine::{DEFAULT_FACT_LIMIT, Engine};
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
+use crate::lang::program::Program;
 use crate::report;
 use crate::solve::{Forcing, Mode, SearchOptions};
 use clap::Args;
@@ -163,6 +165,18 @@ pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
         return Err("the timeout must be a positive number of seconds".into());
     }
     Ok(Duration::from_secs_f64(secs.min(1e9)))
+}
+
+/// A read puzzle whose clue facts the rules take, or the error at the
+/// first they do not (a `cage(...)` line without `--variant killer`): one
+/// result per puzzle, like any other bad puzzle.
+pub fn with_clues(
+    program: &Program,
+    item: Result<Puzzle, PuzzleError>,
+) -> Result<Puzzle, PuzzleError> {
+    let puzzle = item?;
+    clue_tuples(program, &puzzle)?;
+    Ok(puzzle)
 }
 
 /// The puzzles of the input files, each with its place in the input

@@ -97,7 +97,8 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
     };
     let mut pairs: Vec<(u32, u32)> = Vec::new();
     let mut bands: BTreeMap<usize, usize> = BTreeMap::new();
-    let work = |i: usize, item: Result<Puzzle, PuzzleError>| match item {
+    let work = |i: usize, item: Result<Puzzle, PuzzleError>| match super::with_clues(program, item)
+    {
         Err(e) => (i, Err(e)),
         Ok(p) => {
             let graded = grade(

@@ -108,7 +108,9 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
         None
     };
     let json = args.format == HintFormat::Json;
-    let work = |_, (i, item): (usize, Result<Puzzle, PuzzleError>)| match item {
+    let work = |_, (i, item): (usize, Result<Puzzle, PuzzleError>)| match super::with_clues(
+        &program, item,
+    ) {
         Err(e) => (Found::Invalid, invalid(i, &e, json), None, None),
         Ok(p) => {
             let n = p.geometry.n;

@@ -135,7 +135,8 @@ fn with_facts(
         return Ok(EXIT_INVALID);
     };
     let index = target.puzzle;
-    let puzzle = match read_inputs(std::slice::from_ref(&target.file)).nth(index - 1) {
+    let item = read_inputs(std::slice::from_ref(&target.file)).nth(index - 1);
+    let puzzle = match item.map(|item| super::with_clues(engine.program(), item)) {
         Some(Ok(p)) => p,
         Some(Err(e)) => {
             errorln!("{e}");

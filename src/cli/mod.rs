@@ -48,7 +48,7 @@ mod solve;
 pub mod stderr;
 mod verify;
 
-pub use args::{BatchArgs, FactLimit, Limits, ProfileArg, chosen_puzzles};
+pub use args::{BatchArgs, FactLimit, Limits, ProfileArg, chosen_puzzles, with_clues};
 pub use rules::{RuleArgs, compile, load_engine, load_program, load_rules, print_rules_error};
 
 use clap::{Parser, Subcommand};

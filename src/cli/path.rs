@@ -90,7 +90,10 @@ pub fn path_command(args: &PathArgs) -> io::Result<i32> {
         html: args.html.as_deref(),
         single: args.puzzle.is_some(),
     };
-    let work = |_, (i, item): (usize, Result<Puzzle, PuzzleError>)| match item {
+    let work = |_, (i, item): (usize, Result<Puzzle, PuzzleError>)| match super::with_clues(
+        engine.program(),
+        item,
+    ) {
         Err(e) => Done {
             found: Found::Invalid,
             text: invalid(i, &e, settings.json),

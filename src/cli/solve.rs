@@ -118,7 +118,7 @@ pub fn solve_command(args: &SolveArgs) -> io::Result<i32> {
         if interrupt::interrupted() {
             return None;
         }
-        Some(match item {
+        Some(match super::with_clues(engine.program(), item) {
             Err(e) => Rendered {
                 text: match format {
                     Format::Line | Format::Candidates => {

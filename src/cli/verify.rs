@@ -55,7 +55,7 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
     let Some(program) = load_program(&args.rules) else {
         return Ok(EXIT_INVALID);
     };
-    let (cases, bad) = read_cases(args);
+    let (cases, bad) = read_cases(args, &program);
     for e in &bad {
         errorln!("{e}");
     }
@@ -207,7 +207,7 @@ fn technique_sets(program: &Program) -> Vec<Vec<String>> {
 
 /// Reads the puzzles and their solutions; the errors say which puzzle
 /// lacks a solution or has a wrong one.
-fn read_cases(args: &VerifyArgs) -> (Vec<Case>, Vec<String>) {
+fn read_cases(args: &VerifyArgs, program: &Program) -> (Vec<Case>, Vec<String>) {
     let mut cases = Vec::new();
     let mut bad = Vec::new();
     let mut solutions = args
@@ -216,7 +216,7 @@ fn read_cases(args: &VerifyArgs) -> (Vec<Case>, Vec<String>) {
         .map(|f| read_inputs(std::slice::from_ref(f)));
     for item in read_inputs(std::slice::from_ref(&args.against)) {
         let given = solutions.as_mut().map(|s| s.next());
-        let puzzle = match item {
+        let puzzle = match super::with_clues(program, item) {
             Ok(p) => p,
             Err(e) => {
                 bad.push(e.to_string());

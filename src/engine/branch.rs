@@ -6,10 +6,12 @@
 //! branch, where the [`Engine`] is per rule set.
 
 use super::Engine;
+use super::clues::ClueTuples;
+use super::statics::PuzzleInput;
 use super::statics::Statics;
 use super::store::{self, FactOrigin, Store};
 use super::tuple::{Tuple, flat, slot};
-use crate::grid::Geometry;
+use crate::grid::{Geometry, Puzzle};
 use crate::lang::program::{Builtin, RelId, Value, cell_coords, cell_value};
 use std::sync::Arc;
 use std::time::Instant;
@@ -43,12 +45,43 @@ impl Engine {
         cells: &[u8],
         deadline: Option<Instant>,
     ) -> Solve<'_> {
+        self.start_with(g, regions, cells, &ClueTuples::default(), deadline)
+    }
+
+    /// Starts solving a read puzzle: its givens, its jigsaw regions and
+    /// its clue facts (those the rules take: a caller that reports errors
+    /// checks them first with [`Engine::clue_tuples`]), until `deadline`.
+    pub fn start_puzzle(&self, puzzle: &Puzzle, deadline: Option<Instant>) -> Solve<'_> {
+        let clues = self.clue_tuples(puzzle).unwrap_or_default();
+        let regions = puzzle.regions.as_deref();
+        self.start_with(puzzle.geometry, regions, &puzzle.cells, &clues, deadline)
+    }
+
+    fn start_with(
+        &self,
+        g: Geometry,
+        regions: Option<&[u8]>,
+        cells: &[u8],
+        clues: &ClueTuples,
+        deadline: Option<Instant>,
+    ) -> Solve<'_> {
+        let input = PuzzleInput {
+            regions,
+            cells,
+            clues,
+        };
         let geo = self.geometry_statics(&g, regions, deadline);
         let mut st = (*geo).clone();
         if !st.timed_out {
             let given = self.program.builtin(Builtin::Given);
-            st.rels[given] = Some(Arc::new(self.base_facts(given, &g, regions, cells).into()));
-            self.run_stages(&mut st, &g, regions, cells, true, deadline);
+            st.rels[given] = Some(Arc::new(self.base_facts(given, &g, input).into()));
+            for (id, rel) in self.program.relations.iter().enumerate() {
+                let defined = self.stages.iter().any(|s| s.members.contains(&id));
+                if rel.input.is_some() && !defined {
+                    st.rels[id] = Some(Arc::new(clues.of(id).into()));
+                }
+            }
+            self.run_stages(&mut st, &g, input, true, deadline);
         }
         if !st.timed_out {
             self.init_counters(&mut st);
@@ -421,7 +454,15 @@ impl Solve<'_> {
             // A digit-set built-in that was not kept (see `drop_unread_sets`).
             _ => self
                 .engine
-                .base_facts(rel, &self.geometry, None, &[])
+                .base_facts(
+                    rel,
+                    &self.geometry,
+                    PuzzleInput {
+                        regions: None,
+                        cells: &[],
+                        clues: &ClueTuples::default(),
+                    },
+                )
                 .into_iter()
                 .map(|t| (t, None))
                 .collect(),

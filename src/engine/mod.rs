@@ -17,6 +17,7 @@
 //! This file holds the [`Engine`] itself.
 
 mod branch;
+pub mod clues;
 mod compile;
 mod computed;
 mod counts;

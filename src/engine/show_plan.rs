@@ -606,6 +606,9 @@ impl Display for Expr<'_> {
             CExpr::Add(a, b) => write!(f, "{} + {}", Expr(a), Operand2(b)),
             CExpr::Sub(a, b) => write!(f, "{} - {}", Expr(a), Operand2(b)),
             CExpr::Neg(a) => write!(f, "-{}", Operand2(a)),
+            CExpr::Mul(a, b) => write!(f, "{} * {}", Operand2(a), Operand2(b)),
+            CExpr::Div(a, b) => write!(f, "{} / {}", Operand2(a), Operand2(b)),
+            CExpr::Mod(a, b) => write!(f, "{} % {}", Operand2(a), Operand2(b)),
         }
     }
 }

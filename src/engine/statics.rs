@@ -6,6 +6,7 @@
 //! store because they are complete before any round runs and shared,
 //! read-only, by every branch.
 
+use super::clues::ClueTuples;
 use super::computed::{ComputedIndex, ComputedIndexes};
 use super::needs::Needs;
 use super::plan::{self, IndexId, IndexSpec};
@@ -93,16 +94,34 @@ impl Statics {
     }
 }
 
+/// What a puzzle brings to the static relations: its jigsaw regions, its
+/// givens and its clue facts (no givens and no clues for the statics a
+/// grid size shares).
+#[derive(Clone, Copy)]
+pub(super) struct PuzzleInput<'a> {
+    /// The jigsaw's region map, if any.
+    pub regions: Option<&'a [u8]>,
+    /// The givens, row-major (0 = empty).
+    pub cells: &'a [u8],
+    /// The clue facts of its `.input` relations.
+    pub clues: &'a ClueTuples,
+}
+
 impl Engine {
+    /// The facts a relation starts with: a built-in's from the grid (and
+    /// the givens), an `.input`'s from the puzzle's clues.
     pub(super) fn base_facts(
         &self,
         rel: RelId,
         g: &Geometry,
-        regions: Option<&[u8]>,
-        cells: &[u8],
+        input: PuzzleInput<'_>,
     ) -> Vec<Tuple> {
-        match self.program.relations.get(rel).and_then(|r| r.builtin) {
-            Some(b) => facts::base_facts(b, g, regions, &self.program.symbols, cells),
+        let Some(relation) = self.program.relations.get(rel) else {
+            return Vec::new();
+        };
+        match relation.builtin {
+            Some(b) => facts::base_facts(b, g, input.regions, &self.program.symbols, input.cells),
+            None if relation.input.is_some() => input.clues.of(rel),
             None => Vec::new(),
         }
     }
@@ -149,14 +168,13 @@ impl Engine {
         &self,
         st: &mut Statics,
         g: &Geometry,
-        regions: Option<&[u8]>,
-        cells: &[u8],
+        input: PuzzleInput<'_>,
         per_puzzle: bool,
         deadline: Option<Instant>,
     ) {
         for stage in self.stages.iter().filter(|s| s.per_puzzle == per_puzzle) {
             self.build_indexes(st);
-            let base = |r: RelId| self.base_facts(r, g, regions, cells);
+            let base = |r: RelId| self.base_facts(r, g, input);
             let mut store = Store::new(&stage.plan, st, &base);
             // Static strata have no contradiction to watch; a runaway is
             // cut by the fact limit, and every solve with these statics
@@ -285,11 +303,24 @@ impl Engine {
             if rel.builtin.is_some() && !rel.dynamic && !rel.per_puzzle {
                 let defined = self.stages.iter().any(|s| s.members.contains(&id));
                 if !defined && !computed_only(id) {
-                    st.rels[id] = Some(Arc::new(self.base_facts(id, g, regions, &[]).into()));
+                    let none = ClueTuples::default();
+                    let input = PuzzleInput {
+                        regions,
+                        cells: &[],
+                        clues: &none,
+                    };
+                    let facts = self.base_facts(id, g, input);
+                    st.rels[id] = Some(Arc::new(facts.into()));
                 }
             }
         }
-        self.run_stages(&mut st, g, regions, &[], false, deadline);
+        let none = ClueTuples::default();
+        let shared = PuzzleInput {
+            regions,
+            cells: &[],
+            clues: &none,
+        };
+        self.run_stages(&mut st, g, shared, false, deadline);
         if !st.timed_out {
             self.build_products(&mut st);
             self.init_counters(&mut st);

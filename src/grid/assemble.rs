@@ -34,6 +34,7 @@ pub(crate) fn assemble(
         label,
         regions,
         marks: None,
+        clues: Vec::new(),
     };
     validate(&puzzle)?;
     Ok(puzzle)

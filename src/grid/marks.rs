@@ -131,6 +131,7 @@ pub(crate) fn read_candidate_line(
         label,
         regions: None,
         marks: Some(Marks { entered, removed }),
+        clues: Vec::new(),
     })
 }
 
@@ -273,6 +274,7 @@ pub(crate) fn read_hodoku_line(
         label: code,
         regions: None,
         marks: Some(Marks { entered, removed }),
+        clues: Vec::new(),
     };
     check_state(&puzzle)?;
     Ok(puzzle)

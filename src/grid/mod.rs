@@ -86,6 +86,7 @@
 //! that disagrees with its grid or stops short.
 
 mod assemble;
+pub mod clues;
 mod geometry;
 mod inputs;
 mod layout;
@@ -101,6 +102,7 @@ mod symbols;
 mod units;
 mod validate;
 
+pub use clues::{ClueFact, ClueValue};
 pub use geometry::Geometry;
 pub use inputs::read_inputs;
 pub use marks::Marks;

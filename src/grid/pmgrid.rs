@@ -175,6 +175,7 @@ pub(crate) fn assemble_pm(
             entered: vec![0; g.cell_count()],
             removed,
         }),
+        clues: Vec::new(),
     };
     check_state(&puzzle)?;
     Ok(puzzle)

@@ -127,6 +127,7 @@ fn merging_a_block_keeps_the_grids_digits_and_checks_them() {
         label: String::new(),
         regions: None,
         marks: None,
+        clues: Vec::new(),
     };
     let block = cells4(["1 23 | 23 4", "34 2 | 1 3", "24 1 | 34 23", "3 4 | 2 1"]);
     let p = merge_candidates(grid.clone(), &block).unwrap();

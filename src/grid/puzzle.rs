@@ -33,6 +33,10 @@ pub struct Puzzle {
     /// For a pencil-mark state, its digits placed later and its removed
     /// candidates; `None` for a puzzle of givens only.
     pub marks: Option<super::marks::Marks>,
+    /// The facts the puzzle carries on the lines after it (a killer's
+    /// cages, a thermometer's cells), for the rules that declare them
+    /// `.input`; empty for most puzzles.
+    pub clues: Vec<super::clues::ClueFact>,
 }
 
 /// A problem with one puzzle, or with a whole input that cannot be read,
@@ -90,6 +94,7 @@ impl Puzzle {
             label: String::new(),
             regions: None,
             marks: None,
+            clues: Vec::new(),
         }
     }
 }

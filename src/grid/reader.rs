@@ -5,6 +5,7 @@
 use std::io::{self, BufRead};
 
 use super::assemble::assemble;
+use super::clues::{is_clue_line, read_clue_line};
 use super::layout::{
     LineKind, PUZZLE_LINE_LENGTHS, Sym, classify, first_token, grid_symbols, is_csv_header,
     spaced_symbols,
@@ -97,6 +98,36 @@ impl<R: BufRead> PuzzleReader<R> {
         Origin {
             file: self.file.clone(),
             line,
+        }
+    }
+
+    /// Reads the clue lines after a puzzle (blank and comment lines may
+    /// come between) into it; the first bad one makes the puzzle an error
+    /// at that place. After an error, they are skipped all the same: they
+    /// belong to the bad puzzle, which has its one result already.
+    fn attach_clues(&mut self, result: &mut Result<Puzzle, PuzzleError>) {
+        loop {
+            let line = match self.next_line() {
+                Some(Ok(line)) => line,
+                other => {
+                    self.pending.extend(other);
+                    return;
+                }
+            };
+            let text = match &line.text {
+                Ok(text) if classify(text) != LineKind::Content => continue,
+                Ok(text) if is_clue_line(text) => text,
+                _ => {
+                    self.pending.push(Ok(line));
+                    return;
+                }
+            };
+            if let Ok(puzzle) = result {
+                match read_clue_line(text, line.number, &self.file, puzzle.geometry) {
+                    Ok(facts) => puzzle.clues.extend(facts),
+                    Err(e) => *result = Err(e),
+                }
+            }
         }
     }
 
@@ -666,6 +697,18 @@ impl<R: BufRead> PuzzleReader<R> {
             if classify(&text) != LineKind::Content || (line.number == 1 && is_csv_header(&text)) {
                 continue;
             }
+            if is_clue_line(&text) {
+                // Clue lines follow their puzzle (and are read with it).
+                let e = self.error(
+                    line.number,
+                    1,
+                    "clue facts before any puzzle: put them on the lines right after \
+                     the puzzle they belong to",
+                );
+                let mut skipped = Err(e);
+                self.attach_clues(&mut skipped);
+                return Some(skipped);
+            }
             if let Some((g, words)) = self.starts_pm_grid(&text, line.number) {
                 return Some(self.read_grid(g, line.number, words, true));
             }
@@ -684,6 +727,8 @@ impl<R: BufRead> PuzzleReader<R> {
                 ),
                 _ => self.read_line_puzzle(&text, line.number),
             };
+            let mut result = result;
+            self.attach_clues(&mut result);
             return Some(result);
         }
     }

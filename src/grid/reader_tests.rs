@@ -1034,3 +1034,61 @@ fn a_candidate_line_keeps_a_jigsaw_region_map() {
     let e = one_err(&format!("{line} AABBAABBCCDDCCDE"));
     assert_eq!(e.column, 64 + 2 + 15);
 }
+
+#[test]
+fn clue_lines_belong_to_the_puzzle_above() {
+    let input = format!(
+        "{E1}\ncage(r1c1, 1). cage_sum(1, 3).\n\n# a comment\ncage(r1c2, 1).\n{E2}\n{E1} name\n"
+    );
+    let items = read(&input);
+    assert_eq!(items.len(), 3, "{items:?}");
+    let first = items[0].as_ref().unwrap();
+    let names: Vec<String> = first.clues.iter().map(|f| f.to_string()).collect();
+    assert_eq!(
+        names,
+        ["cage(r1c1, 1).", "cage_sum(1, 3).", "cage(r1c2, 1)."]
+    );
+    assert_eq!((first.clues[2].line, first.clues[2].column), (5, 1));
+    assert!(items[1].as_ref().unwrap().clues.is_empty());
+    assert_eq!(items[2].as_ref().unwrap().origin.line, 7);
+}
+
+#[test]
+fn clues_follow_a_grid_and_its_region_map() {
+    let grid: String = E1
+        .as_bytes()
+        .chunks(9)
+        .map(|r| format!("{}\n", String::from_utf8_lossy(r)))
+        .collect();
+    let p = one(&format!("{grid}even(r2c2).\n"));
+    assert_eq!(p.clues.len(), 1);
+}
+
+#[test]
+fn a_bad_clue_is_its_puzzle_error_and_the_next_puzzle_reads() {
+    let input = format!("{E1}\ncage(r1c1, 1)\ncage(r1c2, 1).\n{E2}\n");
+    assert_eq!(
+        outcomes(&input),
+        [
+            "t.txt:2:14: expected `.` to end the fact `cage(...)`, found the end of the line; a clue line holds facts such as `cage(r1c1, 1). cage_sum(1, 15).`: a relation's name, its values (cells like `r3c5`, whole numbers) in parentheses, and a `.`",
+            "ok 9x9 4"
+        ]
+    );
+    // Clues after a bad puzzle are skipped with it: one result per puzzle.
+    let input = format!("{}x\ncage(r1c1, 1).\n{E2}\n", &E1[..80]);
+    let out = outcomes(&input);
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[1], "ok 9x9 3");
+}
+
+#[test]
+fn clues_before_any_puzzle_are_an_error() {
+    let out = outcomes(&format!("cage(r1c1, 1).\ncage(r1c2, 1).\n{E1}\n"));
+    assert_eq!(
+        out,
+        [
+            "t.txt:1:1: clue facts before any puzzle: put them on the lines right after the puzzle they belong to",
+            "ok 9x9 3"
+        ]
+    );
+}

@@ -89,6 +89,7 @@ mod tests {
             label: String::new(),
             regions: None,
             marks: None,
+            clues: Vec::new(),
         }
     }
 

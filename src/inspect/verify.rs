@@ -44,8 +44,7 @@ pub struct Verification {
 /// agrees with `solution`, a full grid of digits), and whether the run was
 /// cut short.
 pub fn wrong_facts(engine: &Engine, puzzle: &Puzzle, solution: &[u8]) -> Verification {
-    let g = puzzle.geometry;
-    let mut solve = engine.start_with_regions(g, puzzle.regions.as_deref(), &puzzle.cells);
+    let mut solve = engine.start_puzzle(puzzle, None);
     let cut = match solve.run() {
         Status::FactLimit(grew) => Some(grew),
         Status::Timeout => Some("the time limit".to_string()),

@@ -121,6 +121,12 @@ pub enum BinOp {
     Add,
     /// `-`
     Sub,
+    /// `*`
+    Mul,
+    /// `/`: rounds towards minus infinity (Euclid's division).
+    Div,
+    /// `%`: the remainder of Euclid's division, never negative.
+    Mod,
 }
 
 impl fmt::Display for BinOp {
@@ -128,6 +134,9 @@ impl fmt::Display for BinOp {
         f.write_str(match self {
             BinOp::Add => "+",
             BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "%",
         })
     }
 }
@@ -320,4 +329,7 @@ pub struct Module {
     /// state where the singles are stalled (tiers 0 and 1 have nothing
     /// left to derive), which the engine guarantees to every gated tier.
     pub assumes_stalled: Option<Span>,
+    /// Its `.input name` directives: relations whose facts come with each
+    /// puzzle (the clue lines after it), with where each is written.
+    pub inputs: Vec<(String, Span)>,
 }

@@ -59,6 +59,12 @@ pub enum TokenKind {
     Plus,
     /// `-`
     Minus,
+    /// `*`
+    Star,
+    /// `/` (not starting a comment)
+    Slash,
+    /// `%`
+    Percent,
     /// `;`, lexed only so the parser can explain that disjunction is not
     /// supported instead of calling it an unknown character.
     Semi,
@@ -267,6 +273,9 @@ impl Lexer<'_> {
             b';' => (TokenKind::Semi, 1),
             b'+' => (TokenKind::Plus, 1),
             b'-' => (TokenKind::Minus, 1),
+            b'*' => (TokenKind::Star, 1),
+            b'/' => (TokenKind::Slash, 1),
+            b'%' => (TokenKind::Percent, 1),
             b'=' => (TokenKind::Eq, 1),
             b':' if next == Some(b'-') => (TokenKind::ColonDash, 2),
             b':' => (TokenKind::Colon, 1),
@@ -279,14 +288,14 @@ impl Lexer<'_> {
             b'"' => return self.string(),
             b'0'..=b'9' => return self.number(),
             _ if is_ident_start(b) => return self.ident(),
-            b'*' | b'/' | b'%' | b'^' | b'&' | b'|' => {
+            b'^' | b'&' | b'|' => {
                 let op = char::from(b);
                 let diag = Diagnostic::new(
                     self.span(start, start + 1),
                     format!("the operator `{op}` is not supported"),
                 )
                 .label("unsupported operator")
-                .help("arithmetic in rules has only `+` and `-`");
+                .help("arithmetic in rules has `+`, `-`, `*`, `/` and `%`");
                 self.pos += 1;
                 return self.error(start, start + 1, diag);
             }
@@ -481,10 +490,10 @@ mod tests {
     fn punctuation_and_operators() {
         use TokenKind::*;
         assert_eq!(
-            kinds("( ) { } , . : :- ! = != < <= > >= + - ;"),
+            kinds("( ) { } , . : :- ! = != < <= > >= + - * / % ;"),
             vec![
                 LParen, RParen, LBrace, RBrace, Comma, Dot, Colon, ColonDash, Bang, Eq, Ne, Lt, Le,
-                Gt, Ge, Plus, Minus, Semi, Eof
+                Gt, Ge, Plus, Minus, Star, Slash, Percent, Semi, Eof
             ]
         );
     }
@@ -601,8 +610,8 @@ mod tests {
         assert_eq!(error_message("a # b").0, "unexpected character `#`");
         assert_eq!(error_message("é").0, "unexpected character `é`");
         assert_eq!(
-            error_message("a * b").0,
-            "the operator `*` is not supported"
+            error_message("a ^ b").0,
+            "the operator `^` is not supported"
         );
     }
 

@@ -54,6 +54,21 @@ pub const STANDARD: &[(&str, &str)] = &[
     ),
 ];
 
+/// The built-in variant whose rule file declares `.input name` (whose
+/// clues a puzzle's `name(...)` facts are), for the error that names the
+/// `--variant` a puzzle with such facts needs.
+pub fn variant_declaring_input(name: &str) -> Option<&'static str> {
+    VARIANTS.iter().find_map(|(variant, _, text)| {
+        text.lines()
+            .any(|l| {
+                l.trim()
+                    .strip_prefix(".input")
+                    .is_some_and(|r| r.trim() == name)
+            })
+            .then_some(*variant)
+    })
+}
+
 /// The variants' rule files (`rules/variants/`), compiled into the binary
 /// for `--variant NAME`: `(name, display path, text)`.
 pub const VARIANTS: &[(&str, &str, &str)] = &[
@@ -86,6 +101,11 @@ pub const VARIANTS: &[(&str, &str, &str)] = &[
         "non_consecutive",
         "rules/variants/non_consecutive.dl",
         include_str!("../../rules/variants/non_consecutive.dl"),
+    ),
+    (
+        "even_odd",
+        "rules/variants/even_odd.dl",
+        include_str!("../../rules/variants/even_odd.dl"),
     ),
 ];
 

@@ -41,6 +41,9 @@ pub struct Relation {
     /// Whether it depends on the puzzle's givens (else it is pure geometry
     /// and is computed once per grid size).
     pub per_puzzle: bool,
+    /// Declared `.input`: its facts come with each puzzle (the clue lines
+    /// after it); where that is written.
+    pub input: Option<Span>,
 }
 
 impl Relation {
@@ -66,6 +69,13 @@ pub enum Expr<V = VarId> {
     Sub(Box<Expr<V>>, Box<Expr<V>>),
     /// `-a`.
     Neg(Box<Expr<V>>),
+    /// `a * b`.
+    Mul(Box<Expr<V>>, Box<Expr<V>>),
+    /// `a / b`, Euclid's division (no value when `b` is 0).
+    Div(Box<Expr<V>>, Box<Expr<V>>),
+    /// `a % b`, the remainder of Euclid's division, never negative (no
+    /// value when `b` is 0).
+    Mod(Box<Expr<V>>, Box<Expr<V>>),
 }
 
 impl<V: Copy> Expr<V> {
@@ -74,7 +84,11 @@ impl<V: Copy> Expr<V> {
         match self {
             Expr::Var(v) => out.push(*v),
             Expr::Const(_) => {}
-            Expr::Add(a, b) | Expr::Sub(a, b) => {
+            Expr::Add(a, b)
+            | Expr::Sub(a, b)
+            | Expr::Mul(a, b)
+            | Expr::Div(a, b)
+            | Expr::Mod(a, b) => {
                 a.vars(out);
                 b.vars(out);
             }
@@ -83,7 +97,7 @@ impl<V: Copy> Expr<V> {
     }
 
     /// The expression's value, with `var` giving each variable's value;
-    /// `None` on overflow.
+    /// `None` on overflow or a division by zero.
     #[inline]
     pub fn eval(&self, var: &impl Fn(V) -> Value) -> Option<Value> {
         match self {
@@ -92,6 +106,9 @@ impl<V: Copy> Expr<V> {
             Expr::Add(a, b) => a.eval(var)?.checked_add(b.eval(var)?),
             Expr::Sub(a, b) => a.eval(var)?.checked_sub(b.eval(var)?),
             Expr::Neg(a) => a.eval(var)?.checked_neg(),
+            Expr::Mul(a, b) => a.eval(var)?.checked_mul(b.eval(var)?),
+            Expr::Div(a, b) => a.eval(var)?.checked_div_euclid(b.eval(var)?),
+            Expr::Mod(a, b) => a.eval(var)?.checked_rem_euclid(b.eval(var)?),
         }
     }
 }

@@ -427,8 +427,7 @@ pub fn forcing_step<'e>(
     forcing: Forcing,
     deadline: Option<Instant>,
 ) -> Result<Option<(Solve<'e>, ForcingStep)>, Stop> {
-    let regions = puzzle.regions.as_deref();
-    let mut solve = engine.start_until(puzzle.geometry, regions, &puzzle.cells, deadline);
+    let mut solve = engine.start_puzzle(puzzle, deadline);
     if let Some(marks) = &puzzle.marks {
         solve.enter_marks(&marks.entered_digits(), &marks.removed_candidates());
     }

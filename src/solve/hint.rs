@@ -202,8 +202,7 @@ impl Hinter {
     /// the first with `first_only`), or why there is no state to start from.
     fn steps(&self, puzzle: &Puzzle, first_only: bool) -> Result<Vec<Step<'_>>, Hint<'_>> {
         let g = puzzle.geometry;
-        let regions = puzzle.regions.as_deref();
-        let mut state = self.state.start_with_regions(g, regions, &puzzle.cells);
+        let mut state = self.state.start_puzzle(puzzle, None);
         if let Some(marks) = &puzzle.marks {
             state.enter_marks(&marks.entered_digits(), &marks.removed_candidates());
         }
@@ -237,7 +236,7 @@ impl Hinter {
             {
                 continue;
             }
-            let mut solve = t.engine.start_with_regions(g, regions, &puzzle.cells);
+            let mut solve = t.engine.start_puzzle(puzzle, None);
             solve.enter_marks(&entered, &removed);
             let before = solve.steps();
             match solve.run() {
@@ -276,8 +275,7 @@ impl Hinter {
         let Some(singles) = &self.singles else {
             return false;
         };
-        let regions = puzzle.regions.as_deref();
-        let mut solve = singles.start_with_regions(puzzle.geometry, regions, &puzzle.cells);
+        let mut solve = singles.start_puzzle(puzzle, None);
         solve.enter_marks(entered, removed);
         matches!(solve.run(), Status::Stalled | Status::Solved)
             && solve.grid() == state.grid()

@@ -165,7 +165,7 @@ fn search<'e>(
     let mut stack: Vec<Pending> = Vec::new();
     let regions = puzzle.regions.as_deref();
     let deadline = options.timeout.map(|t| started + t);
-    let mut root = engine.start_until(puzzle.geometry, regions, &puzzle.cells, deadline);
+    let mut root = engine.start_puzzle(puzzle, deadline);
     if let Some(marks) = &puzzle.marks {
         root.enter_marks(&marks.entered_digits(), &marks.removed_candidates());
     }

@@ -89,6 +89,9 @@ fn cexpr(e: &Expr, env: &FxHashMap<VarId, CExpr>) -> Option<CExpr> {
         Expr::Add(a, b) => CExpr::Add(Box::new(cexpr(a, env)?), Box::new(cexpr(b, env)?)),
         Expr::Sub(a, b) => CExpr::Sub(Box::new(cexpr(a, env)?), Box::new(cexpr(b, env)?)),
         Expr::Neg(a) => CExpr::Neg(Box::new(cexpr(a, env)?)),
+        Expr::Mul(a, b) => CExpr::Mul(Box::new(cexpr(a, env)?), Box::new(cexpr(b, env)?)),
+        Expr::Div(a, b) => CExpr::Div(Box::new(cexpr(a, env)?), Box::new(cexpr(b, env)?)),
+        Expr::Mod(a, b) => CExpr::Mod(Box::new(cexpr(a, env)?), Box::new(cexpr(b, env)?)),
     })
 }
 

@@ -5,9 +5,11 @@
 
 use super::Checker;
 use crate::lang::ast;
+use crate::lang::ast::Span;
 use crate::lang::builtin::Builtin;
 use crate::lang::diag::Diagnostic;
 use crate::lang::program::{CANDIDATE_VIEW, MAX_COLUMNS, Relation};
+use crate::lang::value::Type;
 
 impl Checker<'_> {
     /// Declares the built-in relations, in [`Builtin::ALL`] order (a
@@ -29,6 +31,7 @@ impl Checker<'_> {
                 decl: None,
                 dynamic: b.dynamic(),
                 per_puzzle: b.per_puzzle(),
+                input: None,
             });
         }
     }
@@ -87,7 +90,74 @@ impl Checker<'_> {
             decl: Some(decl.span),
             dynamic: false,
             per_puzzle: false,
+            input: None,
         });
+    }
+
+    /// Marks a relation `.input`: its facts come with each puzzle, so it
+    /// and everything read from it are computed per puzzle. A puzzle's
+    /// clue lines hold cells and numbers only, so those are its columns'
+    /// types.
+    pub(super) fn declare_input(&mut self, name: &str, span: Span) {
+        let Some(&id) = self.by_name.get(name) else {
+            let mut d = Diagnostic::new(
+                span,
+                format!("`.input {name}` names no declared relation"),
+            )
+            .label("not declared")
+            .help(format!(
+                "declare it above, such as `.decl {name}(c: cell, n: number)`, then `.input {name}`"
+            ));
+            if let Some(close) =
+                crate::lang::suggest::closest(name, self.by_name.keys().map(String::as_str))
+            {
+                d = d.help(format!("did you mean `{close}`?"));
+            }
+            self.error(d);
+            return;
+        };
+        let rel = &self.relations[id];
+        if rel.builtin.is_some() {
+            self.error(
+                Diagnostic::new(span, format!("`{name}` is a built-in relation"))
+                    .label("cannot be an input")
+                    .help("declare a relation of your own for the puzzle's clues"),
+            );
+            return;
+        }
+        if let Some(first) = rel.input {
+            self.error(
+                Diagnostic::new(span, format!("`{name}` is made `.input` twice"))
+                    .label("second `.input`")
+                    .help(format!(
+                        "it is first made an input at {}; remove one of them",
+                        self.sources.location(first)
+                    )),
+            );
+            return;
+        }
+        if let Some((column, ty)) = rel
+            .columns
+            .iter()
+            .find(|(_, t)| matches!(t, Type::Unit | Type::Symbol))
+        {
+            self.error(
+                Diagnostic::new(
+                    span,
+                    format!("the column `{column}` of input `{name}` is a {ty}"),
+                )
+                .label("puzzles cannot give it")
+                .help(
+                    "a puzzle's clue lines hold cells (`r3c5`) and whole numbers only: give \
+                     the column the type `cell`, `digit`, `number` or `set`, and name units \
+                     in the rules",
+                ),
+            );
+            return;
+        }
+        let rel = &mut self.relations[id];
+        rel.input = Some(span);
+        rel.per_puzzle = true;
     }
 }
 

@@ -56,6 +56,9 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
     for decl in files.iter().flat_map(|f| &f.module.decls) {
         checker.declare(decl);
     }
+    for (name, span) in files.iter().flat_map(|f| &f.module.inputs) {
+        checker.declare_input(name, *span);
+    }
     // Every rule: resolved, typed, range-restricted (and linted).
     let checked = checker.rules(&files);
     checker.check_assumptions(&files);

@@ -69,6 +69,11 @@ impl Checker<'_> {
                 Expr::Add(a, b) => subtracts(a, grown, negated) || subtracts(b, grown, negated),
                 Expr::Sub(a, b) => subtracts(a, grown, negated) || subtracts(b, grown, !negated),
                 Expr::Neg(a) => subtracts(a, grown, !negated),
+                // A grown set multiplied or divided is no set: call it
+                // shrinking, so that only the head may record it.
+                Expr::Mul(a, b) | Expr::Div(a, b) | Expr::Mod(a, b) => [a, b]
+                    .iter()
+                    .any(|x| subtracts(x, grown, false) || subtracts(x, grown, true)),
             }
         }
         let mut shrinking: Vec<(VarId, usize, Span)> = Vec::new();

@@ -44,6 +44,7 @@ pub fn check_query(program: &Program, text: &str) -> Result<Query, Diagnostics> 
         decl: None,
         dynamic: true,
         per_puzzle: true,
+        input: None,
     });
     let mut checker = Checker::new(&sources, relations, program.symbols.clone(), true);
     let mut scope = Scope::default();

@@ -182,6 +182,9 @@ impl Checker<'_> {
                 Some(match op {
                     BinOp::Add => Expr::Add(a, b),
                     BinOp::Sub => Expr::Sub(a, b),
+                    BinOp::Mul => Expr::Mul(a, b),
+                    BinOp::Div => Expr::Div(a, b),
+                    BinOp::Mod => Expr::Mod(a, b),
                 })
             }
             ast::Expr::Neg(a, _) => Some(Expr::Neg(Box::new(self.expr(a, scope, ctx)?))),

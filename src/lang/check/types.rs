@@ -146,7 +146,12 @@ impl Checker<'_> {
     }
 
     fn check_arith(&mut self, e: &Expr, scope: &Scope, span: Span) {
-        if let Expr::Add(a, b) | Expr::Sub(a, b) = e {
+        if let Expr::Add(a, b)
+        | Expr::Sub(a, b)
+        | Expr::Mul(a, b)
+        | Expr::Div(a, b)
+        | Expr::Mod(a, b) = e
+        {
             for x in [a, b] {
                 if let Some(f) = self.expr_family(x, scope)
                     && f != TypeFamily::Number
@@ -154,7 +159,7 @@ impl Checker<'_> {
                     self.error(
                         Diagnostic::new(span, format!("type clash: arithmetic on a {f}"))
                             .label("not a number")
-                            .help("`+` and `-` work on numbers and digits only"),
+                            .help("`+`, `-`, `*`, `/` and `%` work on numbers and digits only"),
                     );
                     return;
                 }

@@ -28,9 +28,9 @@ const QUALIFIERS: &[&str] = &[
 
 const TYPES_HELP: &str = "the types are `cell`, `digit`, `unit`, `number` and `symbol`";
 const DIRECTIVE_HELP: &str = "sudolog reads puzzles and reports results itself, so rule files \
-     need no input or output directives; the supported directives are \
-     `.decl name(column: type, ...)`, `.tier N`, `.assumes unique`, `.assumes stalled` \
-     and `.rating R`";
+     need no output directives; the supported directives are \
+     `.decl name(column: type, ...)`, `.tier N`, `.assumes unique`, `.assumes stalled`, \
+     `.rating R` and `.input name` (a relation whose facts come with each puzzle)";
 const RATING_HELP: &str = "write `.rating 4.2` (Sudoku Explainer's scale, one decimal), \
      `.rating 6.5 + length` for a bonus that grows with a chain's length, or \
      `.rating 1.2 when unit_kind(U, \"box\").` to rate the rules below by their variables";
@@ -50,6 +50,8 @@ pub(super) enum Stmt {
     /// `.rating 4.2`, `.rating 6.5 + length`, `.rating 1.2 when ... .`:
     /// how hard the steps of the rules below are.
     Rating(RatingAlternative),
+    /// `.input name`: the relation's facts come with each puzzle.
+    Input(String, Span),
 }
 
 impl Parser<'_> {
@@ -119,6 +121,30 @@ impl Parser<'_> {
         }
         if name == "rating" {
             return self.rating(dot).map(Stmt::Rating);
+        }
+        if name == "input" {
+            return match self.kind() {
+                TokenKind::Ident(rel) => {
+                    let rel = rel.clone();
+                    let end = self.bump();
+                    if matches!(self.kind(), TokenKind::LParen) {
+                        return Err(self.fail(
+                            format!("`.input {rel}` takes no parameters"),
+                            "parameters",
+                            &format!(
+                                "the facts of `{rel}` come with each puzzle, on the lines after \
+                                 it (`{rel}(r1c1, 5).`); write just `.input {rel}`"
+                            ),
+                        ));
+                    }
+                    Ok(Stmt::Input(rel, dot.to(end)))
+                }
+                _ => Err(self.expected(
+                    "a relation's name after `.input`",
+                    "write `.input cage` below `.decl cage(c: cell, g: number)`: the \
+                     relation's facts then come with each puzzle, on the lines after it",
+                )),
+            };
         }
         if name != "decl" {
             return Err(Diagnostic::new(

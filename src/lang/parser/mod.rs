@@ -104,6 +104,7 @@ pub fn parse_module(text: &str, file: FileId) -> Result<Module, Vec<Diagnostic>>
             },
             Ok(Stmt::AssumesUnique(span)) => module.assumes_unique = Some(span),
             Ok(Stmt::AssumesStalled(span)) => module.assumes_stalled = Some(span),
+            Ok(Stmt::Input(name, span)) => module.inputs.push((name, span)),
             Err(diag) => {
                 diags.push(*diag);
                 p.recover(start, directive);

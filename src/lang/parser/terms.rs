@@ -8,7 +8,7 @@ use crate::lang::diag::Diagnostic;
 use crate::lang::lexer::{TokenKind, integer_too_large};
 
 const TERM_HELP: &str = "a term is a variable, `_`, a number, a string, a cell such as `r3c5`, \
-     or a sum or difference of terms";
+     or terms joined by `+`, `-`, `*`, `/` and `%`";
 
 /// Where a term stands, which decides how a misplaced `count` is explained.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -38,11 +38,11 @@ fn cell(name: &str) -> Option<Option<(u32, u32)>> {
 }
 
 impl Parser<'_> {
-    /// A term: operands joined by left-associative `+` and `-`.
+    /// A term: products joined by left-associative `+` and `-`.
     pub(super) fn expr(&mut self, ctx: Ctx) -> PResult<Expr> {
         let start = self.peek().span.start;
         let saved = self.depth;
-        let mut lhs = self.unary(ctx)?;
+        let mut lhs = self.product(ctx)?;
         loop {
             let op = match self.kind() {
                 TokenKind::Plus => BinOp::Add,
@@ -50,6 +50,33 @@ impl Parser<'_> {
                 _ => break,
             };
             // Each operator deepens the left-leaning tree by one level.
+            self.enter()?;
+            self.bump();
+            let rhs = self.product(Ctx::Arith)?;
+            lhs = Expr::Binary(
+                op,
+                Box::new(lhs),
+                Box::new(rhs),
+                self.span(start, self.prev_end()),
+            );
+        }
+        self.depth = saved;
+        Ok(lhs)
+    }
+
+    /// Operands joined by left-associative `*`, `/` and `%`, which bind
+    /// tighter than `+` and `-`.
+    fn product(&mut self, ctx: Ctx) -> PResult<Expr> {
+        let start = self.peek().span.start;
+        let saved = self.depth;
+        let mut lhs = self.unary(ctx)?;
+        loop {
+            let op = match self.kind() {
+                TokenKind::Star => BinOp::Mul,
+                TokenKind::Slash => BinOp::Div,
+                TokenKind::Percent => BinOp::Mod,
+                _ => break,
+            };
             self.enter()?;
             self.bump();
             let rhs = self.unary(Ctx::Arith)?;

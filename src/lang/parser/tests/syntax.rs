@@ -329,3 +329,23 @@ w(X) :-
     assert_eq!(docs, vec!["First line. Second line.", "", "", "", "", ""]);
     assert_eq!(module.decls[0].doc, "counts here");
 }
+
+#[test]
+fn products_bind_tighter_than_sums() {
+    let m = parse("p(X) :- q(Y), X = 1 + Y * 2 % 3 - 4 / 2.");
+    let Literal::Cmp(_, _, rhs, _) = &m.rules[0].body[1] else {
+        panic!("{:?}", m.rules[0].body);
+    };
+    // ((1 + ((Y * 2) % 3)) - (4 / 2))
+    let Expr::Binary(BinOp::Sub, lhs, div, _) = rhs else {
+        panic!("{rhs:?}");
+    };
+    assert!(matches!(&**div, Expr::Binary(BinOp::Div, ..)));
+    let Expr::Binary(BinOp::Add, _, rem, _) = &**lhs else {
+        panic!("{lhs:?}");
+    };
+    let Expr::Binary(BinOp::Mod, mul, _, _) = &**rem else {
+        panic!("{rem:?}");
+    };
+    assert!(matches!(&**mul, Expr::Binary(BinOp::Mul, ..)));
+}
