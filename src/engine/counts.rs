@@ -32,6 +32,8 @@ pub(super) enum Counters {
     Sets(FxHashMap<Tuple, u32>),
     /// A set's groups by their row in a numbered static seed.
     DenseSets(Vec<u32>),
+    /// A value aggregate's groups (`sum`, `min`, `max`): the value so far.
+    Folds(FxHashMap<Tuple, i64>),
 }
 
 /// A set's memoised row: the group's row and the value's bit together
@@ -78,6 +80,13 @@ impl Store {
                     let bound = threshold(&agg.bound, &t);
                     // A set's value is its bitmask (empty if nothing matched).
                     let count = match &self.counters[i] {
+                        // A group without a value (the least of nothing,
+                        // or a sum past the values' range) is left out.
+                        Counters::Folds(m) => {
+                            let key = key_prefix(&t, agg.key_len);
+                            let folded = m.get(&key).copied().or(agg.fold?.empty())?;
+                            Value::try_from(folded).ok()? as i64
+                        }
                         Counters::Sparse(m) => m
                             .get(&key_prefix(&t, agg.key_len))
                             .map_or(0, |c| c.0 as i64),
@@ -123,6 +132,20 @@ impl Store {
                         reached.push(key);
                     }
                 }
+            }
+            Counters::Folds(values) => {
+                let (slot, fold) = (a.elem_slot.unwrap_or_default(), a.fold);
+                for t in tuples {
+                    let x = i64::from(super::tuple::slot(t, slot));
+                    let acc = values.entry(key_prefix(t, a.key_len));
+                    let before = match &acc {
+                        std::collections::hash_map::Entry::Occupied(o) => Some(*o.get()),
+                        std::collections::hash_map::Entry::Vacant(_) => None,
+                    };
+                    let folded = fold.map_or(x, |f| f.step(before, x));
+                    *acc.or_insert(folded) = folded;
+                }
+                // Emitted once complete, by `finalize_exact_counts`.
             }
             Counters::Sets(sets) => {
                 let slot = a.elem_slot.unwrap_or_default();
@@ -206,7 +229,7 @@ impl Store {
         let (mut left, sets) = match &mut self.counters[chain.agg] {
             Counters::Dense(shared) => (Some(Arc::make_mut(shared)), None),
             Counters::DenseSets(sets) => (None, Some(sets)),
-            Counters::Sparse(_) | Counters::Sets(_) => {
+            Counters::Sparse(_) | Counters::Sets(_) | Counters::Folds(_) => {
                 self.return_pipe(*source, piped);
                 return;
             }

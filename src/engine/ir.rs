@@ -12,7 +12,7 @@
 use super::tuple::SLOTS;
 use crate::lang::program::body_relations;
 use crate::lang::program::{Arg, Atom, Expr, Literal, Program, RelId, VarId};
-use crate::lang::value::CmpOp;
+use crate::lang::value::{CmpOp, Fold};
 
 /// What an engine relation stands for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,6 +99,9 @@ pub struct AggDef {
     /// A set over the state: it grows, and `reached` gets the group again
     /// each time it does (with the larger set), rather than once complete.
     pub grows: bool,
+    /// `sum`, `min` or `max` of the `elem` values (over static relations):
+    /// `reached` gets the group with the folded value, once complete.
+    pub fold: Option<Fold>,
     /// The comparison; `>=`/`>` are incremental, others wait for the
     /// counts to be complete (only over static relations).
     pub op: CmpOp,
@@ -249,7 +252,9 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             .any(|a| out.rels[a.rel].per_puzzle);
         // A static seed gets a row-number column when the tuples still fit:
         // its groups' counters (or sets) are then an array.
-        let row = (!outer_dynamic && key.len() + agg.local.len() < SLOTS).then_some(nvars);
+        // A fold's counters are its values, kept by group (never an array).
+        let row = (!outer_dynamic && agg.fold.is_none() && key.len() + agg.local.len() < SLOTS)
+            .then_some(nvars);
         let agg_id = out.aggs.len();
         let seed = out.rels.len();
         out.rels.push(ERel {
@@ -438,7 +443,8 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             elem: agg
                 .elem
                 .and_then(|e| agg.local.iter().position(|&v| v == e)),
-            grows: agg.elem.is_some() && body_dynamic,
+            grows: agg.elem.is_some() && agg.fold.is_none() && body_dynamic,
+            fold: agg.fold,
             op: agg.op,
             bound: agg.bound.clone(),
             reached,

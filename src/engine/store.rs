@@ -135,6 +135,7 @@ impl Store {
                 .aggs
                 .iter()
                 .map(|a| match (a.row_slot, a.seed) {
+                    _ if a.fold.is_some() => Counters::Folds(FxHashMap::default()),
                     (Some(_), SeedSource::Static(index)) if a.elem_slot.is_some() => {
                         let groups = statics.seed(index).len();
                         too_many_groups |= groups > MAX_SET_GROUPS;
@@ -189,7 +190,13 @@ impl Store {
                             computed = reached_at_start(left, seeds, agg.key_len);
                             &computed
                         }
-                        (Counters::Sparse(_) | Counters::Sets(_) | Counters::DenseSets(_), _) => {
+                        (
+                            Counters::Sparse(_)
+                            | Counters::Sets(_)
+                            | Counters::DenseSets(_)
+                            | Counters::Folds(_),
+                            _,
+                        ) => {
                             computed = seeds
                                 .iter()
                                 .filter(|t| threshold(&agg.bound, t) <= 0)

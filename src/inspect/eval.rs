@@ -4,7 +4,7 @@
 
 use super::db::{Fact, FactDb, RelFacts};
 use crate::lang::program::{Aggregate, Arg, Atom, Expr, Literal, RelId, Value, VarId};
-use crate::lang::value::MAX_SET_MEMBER;
+use crate::lang::value::{Fold, MAX_SET_MEMBER};
 use rustc_hash::FxHashSet;
 
 /// A fact used by a match: its relation and values.
@@ -200,10 +200,14 @@ impl<'a, 'p> Evaluator<'a, 'p> {
                 {
                     let (count, set, facts) = self.count(agg, &st.values);
                     let v = agg.value.unwrap_or_default();
-                    let value = if agg.elem.is_some() {
-                        set
-                    } else {
-                        count as Value
+                    let value = match agg.fold {
+                        // The least of nothing has no value: no binding.
+                        Some(fold) => match self.fold(agg, fold, &st.values) {
+                            Some(x) => x,
+                            None => return true,
+                        },
+                        None if agg.elem.is_some() => set,
+                        None => count as Value,
                     };
                     st.values[v] = Some(value);
                     st.counted.push(facts);
@@ -382,6 +386,24 @@ impl<'a, 'p> Evaluator<'a, 'p> {
             }
         }
         (seen.len(), set, facts)
+    }
+
+    /// A value aggregate's value over `values` (as the engine folds it:
+    /// once per distinct binding of the body's own variables), if it has
+    /// one.
+    fn fold(&self, agg: &Aggregate, fold: Fold, values: &[Option<Value>]) -> Option<Value> {
+        let inner = self.matches(&agg.body, values.to_vec(), usize::MAX);
+        let mut seen = FxHashSet::default();
+        let mut acc = None;
+        for m in inner {
+            let key: Vec<Option<Value>> = agg.local.iter().map(|&v| m.values[v]).collect();
+            if let Some(x) = agg.elem.and_then(|e| m.values[e])
+                && seen.insert(key)
+            {
+                acc = Some(fold.step(acc, i64::from(x)));
+            }
+        }
+        Value::try_from(acc.or(fold.empty())?).ok()
     }
 
     /// Whether a set reads the solving state (and so grows as it does).

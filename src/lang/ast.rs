@@ -143,7 +143,7 @@ impl fmt::Display for BinOp {
 
 // Comparison operators and the set bound live in `value`, the leaf the
 // checked program and the engine share; the syntax tree uses them too.
-pub use super::value::{CmpOp, MAX_SET_MEMBER, WhereOp};
+pub use super::value::{CmpOp, Fold, MAX_SET_MEMBER, WhereOp};
 
 /// A term: an argument of an atom or an operand of a comparison.
 #[derive(Clone, Debug, PartialEq)]
@@ -217,6 +217,16 @@ pub enum AggFunc {
     /// [`MAX_SET_MEMBER`]) over the body's bindings, as a bitmask.
     Set {
         /// The collected variable.
+        elem: String,
+        /// Where it is named.
+        span: Span,
+    },
+    /// `sum X : { ... }`, `min X`, `max X`: the values of `X` over the
+    /// body's bindings folded into one (static relations only).
+    Fold {
+        /// Which fold.
+        fold: Fold,
+        /// The folded variable.
         elem: String,
         /// Where it is named.
         span: Span,

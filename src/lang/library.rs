@@ -107,6 +107,21 @@ pub const VARIANTS: &[(&str, &str, &str)] = &[
         "rules/variants/even_odd.dl",
         include_str!("../../rules/variants/even_odd.dl"),
     ),
+    (
+        "thermo",
+        "rules/variants/thermo.dl",
+        include_str!("../../rules/variants/thermo.dl"),
+    ),
+    (
+        "arrow",
+        "rules/variants/arrow.dl",
+        include_str!("../../rules/variants/arrow.dl"),
+    ),
+    (
+        "kropki",
+        "rules/variants/kropki.dl",
+        include_str!("../../rules/variants/kropki.dl"),
+    ),
 ];
 
 /// The texts of a rule set, before parsing.

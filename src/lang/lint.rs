@@ -111,7 +111,7 @@ fn literal_vars<'a>(body: &'a [Literal], counted: bool, out: &mut Vec<Use<'a>>) 
             Literal::Aggregate {
                 func, body, bound, ..
             } => {
-                if let AggFunc::Set { elem, span } = func {
+                if let AggFunc::Set { elem, span } | AggFunc::Fold { elem, span, .. } = func {
                     out.push((elem.as_str(), *span, true));
                 }
                 literal_vars(body, true, out);

@@ -2,7 +2,7 @@
 //! constants turned into values, every rule known to be safe, well typed,
 //! monotone and stratified. The engine compiles this, never the raw AST.
 
-use super::ast::{CmpOp, SourceSet, Span, Type, WhereOp};
+use super::ast::{CmpOp, Fold, SourceSet, Span, Type, WhereOp};
 use super::rules_error::RulesError;
 use super::symbols::Symbols;
 use rustc_hash::FxHashSet;
@@ -184,9 +184,12 @@ pub struct Aggregate {
     /// `V = count : { ... }` with `V` unbound: the count is bound to `V`
     /// (only over static relations) instead of being compared.
     pub value: Option<VarId>,
-    /// `V = set X : { ... }`: the variable whose values are collected (a
-    /// set is always bound to `V`); `None` for a count.
+    /// `V = set X : { ... }` or `V = sum X : { ... }`: the variable whose
+    /// values are collected (always bound to `V`); `None` for a count.
     pub elem: Option<VarId>,
+    /// `sum`, `min` or `max`: the values of `elem` folded into one, over
+    /// static relations only; `None` for a count or a set.
+    pub fold: Option<Fold>,
     /// Where it is written.
     pub span: Span,
 }

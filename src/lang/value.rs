@@ -40,6 +40,54 @@ pub fn cell_coords(value: Value) -> (usize, usize) {
 /// `x` for member `x`) in one value, a 32-bit integer, like `digit_set`'s.
 pub const MAX_SET_MEMBER: i64 = 30;
 
+/// What a value aggregate makes of the values of its variable
+/// (`S = sum X : { ... }`): over static relations only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fold {
+    /// `sum`: their sum (0 over no binding).
+    Sum,
+    /// `min`: the least (no value over no binding).
+    Min,
+    /// `max`: the greatest (no value over no binding).
+    Max,
+}
+
+impl Fold {
+    /// The aggregate's name as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fold::Sum => "sum",
+            Fold::Min => "min",
+            Fold::Max => "max",
+        }
+    }
+
+    /// The fold's name written in a rule, if `word` is one.
+    pub fn from_name(word: &str) -> Option<Fold> {
+        Some(match word {
+            "sum" => Fold::Sum,
+            "min" => Fold::Min,
+            "max" => Fold::Max,
+            _ => return None,
+        })
+    }
+
+    /// The value so far `acc` (none yet: `None`) with `x` folded in.
+    pub fn step(self, acc: Option<i64>, x: i64) -> i64 {
+        match (self, acc) {
+            (_, None) => x,
+            (Fold::Sum, Some(a)) => a.saturating_add(x),
+            (Fold::Min, Some(a)) => a.min(x),
+            (Fold::Max, Some(a)) => a.max(x),
+        }
+    }
+
+    /// The value over no binding at all: 0 for a sum, none for the others.
+    pub fn empty(self) -> Option<i64> {
+        (self == Fold::Sum).then_some(0)
+    }
+}
+
 /// Comparison operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CmpOp {

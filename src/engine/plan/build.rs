@@ -142,6 +142,7 @@ impl Builder<'_> {
             value: agg.value,
             elem_slot: agg.elem.map(|i| agg.key.len() + i),
             grows: agg.grows,
+            fold: agg.fold,
             bound,
             op: agg.op,
             reached,

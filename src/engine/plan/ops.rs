@@ -6,7 +6,7 @@
 
 use crate::engine::tuple::{Frame, HALF, Tuple};
 use crate::lang::program::{Expr, RelId, Value};
-use crate::lang::value::{CmpOp, WhereOp};
+use crate::lang::value::{CmpOp, Fold, WhereOp};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Index of a datafrog variable within a plan's store.
@@ -337,6 +337,8 @@ pub struct PlanAgg {
     pub elem_slot: Option<usize>,
     /// A set over the state: each group is emitted whenever its set grows.
     pub grows: bool,
+    /// A value aggregate: the `elem_slot` values folded by group.
+    pub fold: Option<Fold>,
     /// The counter value at which the group is reached (over key slots),
     /// for monotone counts; the bound for others.
     pub bound: CExpr,

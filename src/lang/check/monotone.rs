@@ -117,6 +117,7 @@ impl Checker<'_> {
         for lit in body {
             if let Literal::Count(agg) = lit
                 && agg.elem.is_some()
+                && agg.fold.is_none()
                 && let Some(v) = agg.value
             {
                 let mut deps = Vec::new();
@@ -307,6 +308,14 @@ impl Checker<'_> {
                     let mut deps = Vec::new();
                     body_relations(&agg.body, &mut deps);
                     let dynamic = deps.iter().any(|(rel, _)| self.relations[*rel].dynamic);
+                    if let (true, Some(fold)) = (dynamic, agg.fold) {
+                        let name = fold.name();
+                        self.error(
+                            Diagnostic::new(agg.span, format!("`{name}` over the solving state is not supported"))
+                                .label("reads the solving state")
+                                .help(format!("`{name}` folds static relations only (cages, sums, positions): its value over `placed`/`eliminated` could change as they grow; count what grows instead, with a threshold: `count : {{ ... }} >= k`")),
+                        );
+                    }
                     // A set over the state grows, and a fact is derived
                     // for each set it grows through: monotone.
                     if dynamic && agg.elem.is_none() && !matches!(agg.op, CmpOp::Ge | CmpOp::Gt) {

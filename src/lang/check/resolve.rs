@@ -6,7 +6,7 @@
 //! ([`Checker::set_type`]).
 
 use super::{Checker, Scope};
-use crate::lang::ast::{self, AggFunc, BinOp, CmpOp, Span, Type, TypeFamily, WhereOp};
+use crate::lang::ast::{self, AggFunc, BinOp, CmpOp, Fold, Span, Type, TypeFamily, WhereOp};
 use crate::lang::diag::Diagnostic;
 use crate::lang::program::{
     Aggregate, Arg, Atom, CANDIDATE_VIEW, CellConstant, Expr, Literal, RelId,
@@ -429,10 +429,23 @@ impl Checker<'_> {
         scope: &mut Scope,
     ) -> Option<Aggregate> {
         let inner = self.literals(body, scope, 1);
-        // A count is a number: its bound must be one too.
-        scope
-            .comparisons
-            .push((ast::Expr::Int(0, span), op, bound.clone(), bound.span()));
+        // A count, a set and a sum are numbers: their bound must be one
+        // too. A least or greatest value is of its variable's type.
+        match func {
+            AggFunc::Fold {
+                fold: Fold::Min | Fold::Max,
+                elem,
+                span,
+            } => scope.comparisons.push((
+                ast::Expr::Var(elem.clone(), *span),
+                CmpOp::Eq,
+                bound.clone(),
+                bound.span(),
+            )),
+            _ => scope
+                .comparisons
+                .push((ast::Expr::Int(0, span), op, bound.clone(), bound.span())),
+        }
         let bound_span = bound.span();
         let bound = self.expr(bound, scope, "a count's bound");
         // A set's variable holds a set (shown `{2,7}`).
@@ -440,16 +453,24 @@ impl Checker<'_> {
             self.set_type(scope, *v, Type::Set, bound_span);
         }
         // A set collects numbers: its variable is one.
-        let elem = match func {
-            AggFunc::Count => Some(None),
-            AggFunc::Set { elem, span } => {
+        let (elem, fold) = match func {
+            AggFunc::Count => (Some(None), None),
+            AggFunc::Set { elem, span } | AggFunc::Fold { elem, span, .. } => {
                 let var = ast::Expr::Var(elem.clone(), *span);
-                scope
-                    .comparisons
-                    .push((ast::Expr::Int(0, *span), CmpOp::Eq, var.clone(), *span));
-                match self.expr(&var, scope, "a set") {
-                    Some(Expr::Var(v)) => Some(Some(v)),
+                let fold = match func {
+                    AggFunc::Fold { fold, .. } => Some(*fold),
                     _ => None,
+                };
+                // A set gathers numbers, a sum adds them up.
+                if matches!(fold, None | Some(Fold::Sum)) {
+                    scope
+                        .comparisons
+                        .push((ast::Expr::Int(0, *span), CmpOp::Eq, var.clone(), *span));
+                }
+                let what = fold.map_or("a set", Fold::name);
+                match self.expr(&var, scope, what) {
+                    Some(Expr::Var(v)) => (Some(Some(v)), fold),
+                    _ => (None, fold),
                 }
             }
         };
@@ -462,6 +483,7 @@ impl Checker<'_> {
                 local: Vec::new(),
                 value: None,
                 elem,
+                fold,
                 span,
             }),
             _ => None,

@@ -40,11 +40,18 @@ impl Checker<'_> {
                 && agg.elem.is_some()
                 && agg.value.is_none()
             {
-                self.error(
-                    Diagnostic::new(agg.span, "a set must be given to a new variable")
+                let d = match agg.fold {
+                    None => Diagnostic::new(agg.span, "a set must be given to a new variable")
                         .label("a set compared with something")
                         .help("write `S = set X : { ... }` with a variable `S` that nothing else binds, and use `S` in other literals (a set over the solving state only as a lower bound: `in_set`, `covers`)"),
-                );
+                    Some(fold) => {
+                        let name = fold.name();
+                        Diagnostic::new(agg.span, format!("a {name} must be given to a new variable"))
+                            .label(format!("a {name} compared with something"))
+                            .help(format!("write `V = {name} X : {{ ... }}` with a variable `V` that nothing else binds, and compare `V` in other literals"))
+                    }
+                };
+                self.error(d);
             }
         }
         // Variables used outside every aggregate (to find each count's group).
@@ -194,10 +201,14 @@ impl Checker<'_> {
             && !(local.contains(&e) && inner_bound[e])
         {
             let name = scope.names[e].clone();
+            let (what, func) = match agg.fold {
+                None => ("set collects", "set"),
+                Some(fold) => ("value aggregate folds", fold.name()),
+            };
             self.error(
-                Diagnostic::new(agg.span, format!("the set collects `{name}`, which its body does not bind"))
+                Diagnostic::new(agg.span, format!("the {what} `{name}`, which its body does not bind"))
                     .label("not the body's own variable")
-                    .help(format!("bind `{name}` in a positive atom inside the braces (and nowhere outside them), e.g. `set {name} : {{ pos(Y, U, {name}), eliminated(Y, D) }}`")),
+                    .help(format!("bind `{name}` in a positive atom inside the braces (and nowhere outside them), e.g. `{func} {name} : {{ pos(Y, U, {name}), eliminated(Y, D) }}`")),
             );
         }
         agg.group = group;
@@ -329,6 +340,32 @@ mod tests {
                 "eliminated(C, 1) :- cell(C), digit_set(S, 2), S = set X : { eliminated(C, X) }."
             ),
             ["a set must be given to a new variable"]
+        );
+    }
+
+    #[test]
+    fn a_value_aggregate_is_given_to_a_new_variable_over_static_relations() {
+        passes(
+            ".decl total(r: number, s: number)
+            total(R, S) :- row(_, R), S = sum D : { row(C, R), given(C, D) }.
+            .decl first(r: number, c: cell)
+            first(R, X) :- row(_, R), X = min C : { row(C, R), given(C, _) }.",
+        );
+        assert_eq!(
+            errors("eliminated(C, 1) :- cell(C), digit(S), S = max X : { digit(X) }."),
+            ["a max must be given to a new variable"]
+        );
+        assert_eq!(
+            errors("eliminated(C, 1) :- cell(C), S = sum X : { digit(Y) }, S > 3."),
+            ["the value aggregate folds `X`, which its body does not bind"]
+        );
+        assert_eq!(
+            errors("eliminated(C, 1) :- cell(C), S = sum X : { eliminated(C, X) }, S > 3."),
+            ["`sum` over the solving state is not supported"]
+        );
+        assert_eq!(
+            errors("eliminated(C, 1) :- cell(C), S = min X : { in_unit(X, U) }, S > 3."),
+            ["type clash: comparing a cell with a number"]
         );
     }
 

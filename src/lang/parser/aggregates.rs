@@ -1,13 +1,14 @@
 //! Aggregates: `count : { ... }` compared with a bound, the braces that
-//! `count` and `set X` share, and Soufflé's other aggregates (`sum`, `min`,
-//! `max`, `mean`), recognised only to be rejected clearly. `count` and `set`
-//! are not keywords: they start an aggregate only when its punctuation
-//! follows, and are ordinary names otherwise.
+//! `count`, `set X` and the value aggregates (`sum X`, `min X`, `max X`)
+//! share, and misplaced ones (Soufflé's `mean`; `sum` not given to a
+//! variable), recognised to be rejected clearly. None of the words is a
+//! keyword: they start an aggregate only when its punctuation follows,
+//! and are ordinary names otherwise.
 
 use super::body::End;
 use super::cursor::{PResult, Parser};
 use super::terms::Ctx;
-use crate::lang::ast::{AggFunc, Literal, Span};
+use crate::lang::ast::{AggFunc, Fold, Literal, Span};
 use crate::lang::diag::Diagnostic;
 use crate::lang::lexer::TokenKind;
 
@@ -26,7 +27,20 @@ impl Parser<'_> {
         self.is_ident(0, "count") && matches!(self.kind_at(1), TokenKind::Colon | TokenKind::LBrace)
     }
 
-    /// Soufflé's other aggregates (`sum X : { ... }`, `min X : ...`).
+    /// Whether a value aggregate starts here: `sum X :`, `min X :`, `max
+    /// X :` (the words are ordinary names otherwise).
+    pub(super) fn at_fold(&self) -> Option<Fold> {
+        let TokenKind::Ident(word) = self.kind() else {
+            return None;
+        };
+        let fold = Fold::from_name(word)?;
+        (matches!(self.kind_at(1), TokenKind::Ident(_))
+            && matches!(self.kind_at(2), TokenKind::Colon))
+        .then_some(fold)
+    }
+
+    /// An aggregate where none can stand: Soufflé's `mean`, or `sum`,
+    /// `min` and `max` anywhere but on the right of `V =`.
     pub(super) fn unsupported_aggregate(&self) -> Option<Box<Diagnostic>> {
         let TokenKind::Ident(name) = self.kind() else {
             return None;
@@ -37,15 +51,28 @@ impl Parser<'_> {
         let shaped = matches!(self.kind_at(1), TokenKind::Colon)
             || (matches!(self.kind_at(1), TokenKind::Ident(_) | TokenKind::Int(_))
                 && matches!(self.kind_at(2), TokenKind::Colon));
-        shaped.then(|| {
+        if !shaped {
+            return None;
+        }
+        let diag = if name == "mean" {
+            Diagnostic::new(self.peek().span, "the `mean` aggregate is not supported")
+                .label("unsupported aggregate")
+                .help(
+                    "the aggregates are `count : { ... }`, `S = set X : { ... }` and \
+                     `V = sum X : { ... }` (also `min`, `max`)",
+                )
+        } else {
             Diagnostic::new(
                 self.peek().span,
-                format!("the `{name}` aggregate is not supported"),
+                format!("`{name}` gives its value to a variable"),
             )
-            .label("unsupported aggregate")
-            .help("the only aggregate is `count : { ... }`, compared with a bound")
-            .into()
-        })
+            .label("a value aggregate")
+            .help(format!(
+                "write `V = {name} X : {{ ... }}` with a variable `V` that nothing else binds, \
+                 then compare `V`"
+            ))
+        };
+        Some(diag.into())
     }
 
     /// `count : { ... } op bound`.

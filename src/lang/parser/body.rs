@@ -130,6 +130,24 @@ impl Parser<'_> {
         let Some(op) = self.comparison_operator()? else {
             return Err(self.missing_comparison(&lhs));
         };
+        if let Some(fold) = self.at_fold() {
+            // `V = sum X : { ... }`: the fold and the variable, then the body.
+            self.bump();
+            let span = self.peek().span;
+            let elem = match self.kind() {
+                TokenKind::Ident(name) => name.clone(),
+                _ => String::new(),
+            };
+            let (body, _) = self.count()?;
+            self.not_chained()?;
+            return Ok(Literal::Aggregate {
+                func: AggFunc::Fold { fold, elem, span },
+                body,
+                op: op.flipped(),
+                bound: lhs,
+                span: self.span(start, self.prev_end()),
+            });
+        }
         if let Some(diag) = self.unsupported_aggregate() {
             return Err(diag);
         }

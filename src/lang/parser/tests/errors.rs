@@ -253,9 +253,15 @@ fn count_errors() {
     );
     assert_error(
         "p(X) :- q(X), sum Y : { r(X, Y) } > 1.",
-        "the `sum` aggregate is not supported",
+        "`sum` gives its value to a variable",
         1,
         15,
+    );
+    assert_error(
+        "p(X) :- q(X), M = mean Y : { r(X, Y) }.",
+        "the `mean` aggregate is not supported",
+        1,
+        19,
     );
     assert_error(
         "p(X) :- q(X), !count : { r(X) } > 1.",
