@@ -87,6 +87,7 @@
 
 mod assemble;
 pub mod clues;
+mod sudocue;
 mod geometry;
 mod inputs;
 mod layout;

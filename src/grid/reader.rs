@@ -6,6 +6,7 @@ use std::io::{self, BufRead};
 
 use super::assemble::assemble;
 use super::clues::{is_clue_line, read_clue_line};
+use super::sudocue::{is_sudocue_line, read_sudocue_line};
 use super::layout::{
     LineKind, PUZZLE_LINE_LENGTHS, Sym, classify, first_token, grid_symbols, is_csv_header,
     spaced_symbols,
@@ -565,6 +566,9 @@ impl<R: BufRead> PuzzleReader<R> {
     fn read_line_puzzle(&self, text: &str, number: usize) -> Result<Puzzle, PuzzleError> {
         if text.trim_start().starts_with(':') {
             return read_hodoku_line(text, number, self.origin(number));
+        }
+        if is_sudocue_line(text) {
+            return read_sudocue_line(text, self.origin(number));
         }
         let (token, label) = first_token(text, number);
         if let Some(g) = candidate_line_geometry(token.len()) {

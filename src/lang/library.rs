@@ -122,6 +122,11 @@ pub const VARIANTS: &[(&str, &str, &str)] = &[
         "rules/variants/kropki.dl",
         include_str!("../../rules/variants/kropki.dl"),
     ),
+    (
+        "killer",
+        "rules/variants/killer.dl",
+        include_str!("../../rules/variants/killer.dl"),
+    ),
 ];
 
 /// The texts of a rule set, before parsing.
