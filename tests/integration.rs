@@ -9,6 +9,7 @@ mod common;
 mod bad_input;
 mod bug;
 mod cli;
+mod clue_variants;
 mod differential;
 mod engine_semantics;
 mod forcing;

@@ -22,7 +22,8 @@ pub struct RuleArgs {
     pub rules_add: Vec<PathBuf>,
     /// Solve a Sudoku variant: add its built-in rule file (repeatable or
     /// comma-separated): x, hyper, disjoint, anti_knight, anti_king,
-    /// non_consecutive.
+    /// non_consecutive; and, with their clues on the lines after each
+    /// puzzle, killer, thermo, arrow, kropki, even_odd.
     #[arg(long, value_name = "NAME", value_delimiter = ',')]
     pub variant: Vec<String>,
     /// Use only these techniques (comma-separated file stems such as

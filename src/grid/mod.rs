@@ -87,7 +87,6 @@
 
 mod assemble;
 pub mod clues;
-mod sudocue;
 mod geometry;
 mod inputs;
 mod layout;
@@ -99,6 +98,7 @@ mod reader;
 pub mod regions;
 mod render;
 mod solution;
+mod sudocue;
 mod symbols;
 mod units;
 mod validate;

@@ -6,7 +6,6 @@ use std::io::{self, BufRead};
 
 use super::assemble::assemble;
 use super::clues::{is_clue_line, read_clue_line};
-use super::sudocue::{is_sudocue_line, read_sudocue_line};
 use super::layout::{
     LineKind, PUZZLE_LINE_LENGTHS, Sym, classify, first_token, grid_symbols, is_csv_header,
     spaced_symbols,
@@ -18,6 +17,7 @@ use super::pmgrid::{
     word_count,
 };
 use super::regions::{RegionMap, is_region_row, parse_region_map};
+use super::sudocue::{is_sudocue_line, read_sudocue_line};
 use super::symbols::is_any_symbol;
 use super::{Geometry, Origin, Puzzle, PuzzleError};
 

@@ -30,7 +30,10 @@ pub fn read_sudocue_line(text: &str, origin: Origin) -> Result<Puzzle, PuzzleErr
     };
     let rest = &token[PREFIX.len()..];
     let Some(flags_end) = rest.find(':') else {
-        return Err(err(token.len(), "a SudoCue killer line goes on `3x3::k:` and a value per cell".into()));
+        return Err(err(
+            token.len(),
+            "a SudoCue killer line goes on `3x3::k:` and a value per cell".into(),
+        ));
     };
     let flags = &rest[..flags_end];
     if flags.contains('d') {
@@ -42,7 +45,10 @@ pub fn read_sudocue_line(text: &str, origin: Origin) -> Result<Puzzle, PuzzleErr
         ));
     }
     if !flags.is_empty() {
-        return Err(err(PREFIX.len(), format!("unknown SudoCue flags `{flags}`; a killer line starts `3x3::k:`")));
+        return Err(err(
+            PREFIX.len(),
+            format!("unknown SudoCue flags `{flags}`; a killer line starts `3x3::k:`"),
+        ));
     }
     let after_flags = PREFIX.len() + flags_end + 1;
     let Some(values) = token[after_flags..].strip_prefix("k:") else {
@@ -64,7 +70,11 @@ pub fn read_sudocue_line(text: &str, origin: Origin) -> Result<Puzzle, PuzzleErr
             token.len(),
             format!(
                 "a SudoCue killer line has 81 values, each ending with `:`; this one has {cells}{}",
-                if fields.last() == Some(&"") { "" } else { " and does not end with `:`" }
+                if fields.last() == Some(&"") {
+                    ""
+                } else {
+                    " and does not end with `:`"
+                }
             ),
         ));
     }
@@ -178,6 +188,10 @@ mod tests {
         assert!(e.message.contains("has 2"), "{e}");
         let bad = line().replacen("769:", "1025:", 1);
         let e = read_sudocue_line(&bad, origin()).unwrap_err();
-        assert!(e.message.contains("r1c2 gives cage 1 the sum 3, but an earlier cell gave it 4"), "{e}");
+        assert!(
+            e.message
+                .contains("r1c2 gives cage 1 the sum 3, but an earlier cell gave it 4"),
+            "{e}"
+        );
     }
 }

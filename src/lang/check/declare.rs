@@ -199,4 +199,27 @@ mod tests {
             ["`wide` has 9 columns; a relation has at most 8"]
         );
     }
+
+    #[test]
+    fn an_input_is_a_declared_relation_of_cells_and_numbers_read_per_puzzle() {
+        let p = passes(
+            ".decl cage(c: cell, g: number)\n.input cage\n.decl size_of(g: number, k: number)\nsize_of(G, K) :- cage(_, G), K = count : { cage(C, G) }.",
+        );
+        let cage = p.relation("cage").unwrap();
+        assert!(p.relations[cage].input.is_some() && p.relations[cage].per_puzzle);
+        assert!(p.relations[p.relation("size_of").unwrap()].per_puzzle);
+        assert_eq!(
+            errors(".decl cage(c: cell, g: number)\n.input cgae"),
+            ["`.input cgae` names no declared relation"]
+        );
+        assert_eq!(errors(".input given"), ["`given` is a built-in relation"]);
+        assert_eq!(
+            errors(".decl a(x: number)\n.input a\n.input a"),
+            ["`a` is made `.input` twice"]
+        );
+        assert_eq!(
+            errors(".decl a(x: unit)\n.input a"),
+            ["the column `x` of input `a` is a unit"]
+        );
+    }
 }

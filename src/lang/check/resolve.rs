@@ -463,9 +463,12 @@ impl Checker<'_> {
                 };
                 // A set gathers numbers, a sum adds them up.
                 if matches!(fold, None | Some(Fold::Sum)) {
-                    scope
-                        .comparisons
-                        .push((ast::Expr::Int(0, *span), CmpOp::Eq, var.clone(), *span));
+                    scope.comparisons.push((
+                        ast::Expr::Int(0, *span),
+                        CmpOp::Eq,
+                        var.clone(),
+                        *span,
+                    ));
                 }
                 let what = fold.map_or("a set", Fold::name);
                 match self.expr(&var, scope, what) {
