@@ -331,6 +331,15 @@ fn every_example_solves_uniquely_to_its_published_solution() {
         assert_eq!(row["search_complete"], true, "{}", e.puzzle);
         let expected = first_data_line(e.solution);
         assert_eq!(row["solution"], expected.as_str(), "{}", e.puzzle);
+        // `grade` reads the clues too, and rates the puzzle.
+        let out = sudolog()
+            .args(["grade", "--variant", e.variant, "--format", "json", &file])
+            .output()
+            .expect("sudolog runs");
+        let graded = common::json_lines(&String::from_utf8_lossy(&out.stdout));
+        assert_eq!(out.status.code(), Some(0), "{}: {graded:?}", e.puzzle);
+        assert!(graded[0]["rating"].as_f64().is_some(), "{}: {}", e.puzzle, graded[0]);
+        assert!(graded[0]["firings"][e.variant].as_u64() > Some(0), "{}", graded[0]);
     }
 }
 
@@ -475,4 +484,86 @@ fn a_killer_with_the_diagonal_rule_asks_for_the_x_variant() {
         "{out}"
     );
     assert!(out.contains("--variant killer,x"), "{out}");
+}
+
+#[test]
+fn generate_makes_minimal_unique_puzzles_around_a_layout_of_clues() {
+    let layout = common::repo_path("tests/data/variants/thermo.txt");
+    let out = sudolog()
+        .args(["generate", "--variant", "thermo", "--clues", &layout])
+        .args(["--count", "2", "--seed", "7", "-j", "2", "--no-progress"])
+        .output()
+        .expect("sudolog runs");
+    let (made, stderr) = common::text(&out);
+    assert_eq!(out.status.code(), Some(0), "{made}{stderr}");
+    let layout_clues = clues_of("tests/data/variants/thermo.txt");
+    // Each puzzle line is followed by the layout's clue lines.
+    let mut puzzles: Vec<Vec<String>> = Vec::new();
+    for line in made.lines() {
+        if line.starts_with(|c: char| c.is_ascii_lowercase()) {
+            puzzles
+                .last_mut()
+                .expect("a puzzle first")
+                .push(line.to_string());
+        } else {
+            puzzles.push(vec![line.to_string()]);
+        }
+    }
+    assert_eq!(puzzles.len(), 2, "{made}");
+    for lines in &puzzles {
+        assert_eq!(clues_of_lines(&lines[1..]), layout_clues, "{made}");
+        let text = format!("{}\n", lines.join("\n"));
+        let count = |puzzle: &str| {
+            let mut cmd = sudolog();
+            cmd.args([
+                "solve",
+                "--variant",
+                "thermo",
+                "--count",
+                "2",
+                "--format",
+                "json",
+                "-",
+            ]);
+            cmd.write_stdin(puzzle.to_string());
+            common::json_lines(&common::stdout_of(&mut cmd)).remove(0)
+        };
+        let row = count(&text);
+        assert_eq!(row["solutions"], 1, "{text}: unique");
+        let solution = grid_of(row["solution"].as_str().expect("a solution"));
+        check_thermo(&solution, &layout_clues).unwrap_or_else(|why| panic!("{text}: {why}"));
+        let givens = grid_of(&lines[0]);
+        for (cell, &d) in givens.iter().enumerate() {
+            if d == 0 {
+                continue;
+            }
+            assert_eq!(solution[cell], d, "a given kept");
+            // Minimal: without any one given, a second solution appears.
+            let mut fewer = givens;
+            fewer[cell] = 0;
+            let line: String = fewer
+                .iter()
+                .map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) })
+                .collect();
+            let row = count(&format!("{line}\n{}\n", lines[1..].join("\n")));
+            assert_eq!(
+                row["solutions"],
+                2,
+                "{text}: without {}",
+                common::cell_name(cell)
+            );
+        }
+    }
+    // A layout file whose puzzle has no clues, or clues without their
+    // variant, is an error.
+    let out = sudolog()
+        .args(["generate", "--clues", &layout])
+        .output()
+        .expect("sudolog runs");
+    let (_, stderr) = common::text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--clues: ") && stderr.contains("--variant thermo"),
+        "{stderr}"
+    );
 }

@@ -678,8 +678,8 @@ fn bad_tokens() {
     let text = ".decl foo(c: cell)\nfoo(C) :- cell(C), @bar(C).\n";
     expect_error(text, "unexpected character `@`", 2, 20, "@bar");
     // An operator the language does not have.
-    let text = ".decl foo(c: cell)\nfoo(C) :- row(C, R), R * 2 = 4.\n";
-    expect_error(text, "the operator `*` is not supported", 2, 24, "* 2");
+    let text = ".decl foo(c: cell)\nfoo(C) :- row(C, R), R ^ 2 = 4.\n";
+    expect_error(text, "the operator `^` is not supported", 2, 24, "^ 2");
 }
 
 // ----- several errors, and the rendered report -----

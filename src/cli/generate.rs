@@ -7,7 +7,7 @@ use super::grade::{GRADE_FORCING_DEPTH, rate_path};
 use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_engine};
 use crate::batch;
 use crate::generate::{Symmetry, make, puzzle_rng};
-use crate::grid::{Geometry, render_line};
+use crate::grid::{ClueFact, Geometry, read_inputs, render_clues, render_line};
 use crate::inspect::rating::{Rating, tenths_text};
 use crate::lang::program::Program;
 use crate::solve::{Keeping, SolutionCount, Uniqueness, Verdict, grade, solve_logic};
@@ -28,6 +28,12 @@ pub struct GenerateArgs {
     /// The grid's side: 4, 9, 16 or 25.
     #[arg(long, default_value_t = 9, value_name = "N")]
     pub size: usize,
+    /// Make every puzzle around the clues of FILE's first puzzle (a
+    /// variant's layout: thermometers, cages, dots), which each made
+    /// puzzle carries on the lines after it; the grid's size is that
+    /// puzzle's, its givens are not used. With the variant's `--variant`.
+    #[arg(long, value_name = "FILE")]
+    pub clues: Option<String>,
     /// Which clues are given together.
     #[arg(long, value_enum, default_value_t)]
     pub symmetry: SymmetryArg,
@@ -128,15 +134,27 @@ enum Made {
 
 /// Runs `generate`.
 pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
-    let Some(g) = Geometry::from_side(args.size) else {
-        errorln!(
-            "--size {}: sudolog handles grids of side 4, 9, 16 and 25",
-            args.size
-        );
-        return Ok(EXIT_INVALID);
-    };
     let Some(grader) = load_engine(&args.rules) else {
         return Ok(EXIT_INVALID);
+    };
+    let (g, clues) = match &args.clues {
+        Some(file) => match layout(grader.program(), file) {
+            Ok(layout) => layout,
+            Err(e) => {
+                errorln!("--clues: {e}");
+                return Ok(EXIT_INVALID);
+            }
+        },
+        None => match Geometry::from_side(args.size) {
+            Some(g) => (g, Vec::new()),
+            None => {
+                errorln!(
+                    "--size {}: sudolog handles grids of side 4, 9, 16 and 25",
+                    args.size
+                );
+                return Ok(EXIT_INVALID);
+            }
+        },
     };
     // Carving asks "one solution?" scores of times a puzzle: `solve`'s
     // own tiers answer fastest.
@@ -193,7 +211,7 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
         for attempt in 1..=args.max_attempts {
             attempts = attempt;
             // `None`: no grid has a solution under these rules.
-            let Some(puzzle) = make(&carver, g, symmetry, &mut rng) else {
+            let Some(puzzle) = make(&carver, g, &clues, symmetry, &mut rng) else {
                 break;
             };
             if beyond_carving && solve_logic(&carver, &puzzle).verdict == Verdict::Solved {
@@ -246,6 +264,10 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
                         "puzzle": line, "givens": givens, "grade": grade,
                         "attempts": attempts, "seed": seed,
                     });
+                    if !clues.is_empty() {
+                        let facts: Vec<String> = clues.iter().map(|f| f.to_string()).collect();
+                        object["clues"] = facts.into();
+                    }
                     if let Some(r) = &rating {
                         object["rating"] = serde_json::json!(f64::from(r.rating) / 10.0);
                         object["pearl"] = serde_json::json!(f64::from(r.pearl) / 10.0);
@@ -255,6 +277,8 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
                     writeln!(out, "{object}")?;
                 } else {
                     writeln!(out, "{line} {ratings} {grade}")?;
+                    // The layout's clues, which read back with the puzzle.
+                    write!(out, "{}", render_clues(&clues))?;
                 }
             }
             Made::NotFound { attempts } => {
@@ -295,6 +319,22 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
     progress.finish_and_clear();
     out.flush()?;
     Ok(if missing > 0 { EXIT_UNSOLVED } else { EXIT_OK })
+}
+
+/// The grid size and the clue facts of the first puzzle of `file`, which
+/// the rules must take.
+fn layout(program: &Program, file: &str) -> Result<(Geometry, Vec<ClueFact>), String> {
+    let first = read_inputs(&[file.to_string()])
+        .next()
+        .ok_or_else(|| format!("{file}: no puzzle in this file"))?;
+    let puzzle = super::with_clues(program, first).map_err(|e| e.to_string())?;
+    if puzzle.clues.is_empty() {
+        return Err(format!(
+            "{file}:{}: the puzzle has no clue lines after it, such as `thermo(1, 1, r1c1).`",
+            puzzle.origin.line
+        ));
+    }
+    Ok((puzzle.geometry, puzzle.clues))
 }
 
 /// Whether `name` names a technique of the program: a file's stem or the

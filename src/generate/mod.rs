@@ -4,12 +4,16 @@
 //! rating band, a technique) is the command's to choose: `sudolog
 //! generate` grades each made puzzle and keeps those it asked for.
 //!
+//! A variant whose clues travel with the puzzle (thermometers, cages) is
+//! made around a layout of clues the caller gives: every made puzzle
+//! carries them, and its solution and givens are found under them.
+//!
 //! Everything random comes from one seeded generator per puzzle
 //! ([`PuzzleRng`]), so a seed makes the same puzzles on any number of
 //! threads.
 
 use crate::engine::Engine;
-use crate::grid::{Geometry, Puzzle};
+use crate::grid::{ClueFact, Geometry, Puzzle};
 use crate::solve::{Mode, SearchOptions, Uniqueness, Verdict, solve, uniqueness};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -67,10 +71,24 @@ const CARVING_BRANCHES: u64 = 10_000;
 /// giving up (each almost always has a solution).
 const SOLUTION_TRIES: usize = 50;
 
-/// A random solution grid, row-major: a few random clues that break no
-/// unit, completed by the rules' search. `None` if no try found one (a
-/// rule set with no solution at all).
-pub fn random_solution(engine: &Engine, g: Geometry, rng: &mut PuzzleRng) -> Option<Vec<u8>> {
+/// A made puzzle: its givens and the layout's clue facts.
+fn made(g: Geometry, cells: Vec<u8>, clues: &[ClueFact]) -> Puzzle {
+    let mut puzzle = Puzzle::from_cells(g, cells, "<generate>");
+    puzzle.clues = clues.to_vec();
+    puzzle
+}
+
+/// A random solution grid under the layout's clues, row-major: a few
+/// random givens that break no unit, completed by the rules' search.
+/// Clues may leave few grids (a killer's sums), and random givens would
+/// then rarely fit: later tries give fewer, the last none. `None` if no
+/// try found one (a rule set with no solution at all).
+pub fn random_solution(
+    engine: &Engine,
+    g: Geometry,
+    clues: &[ClueFact],
+    rng: &mut PuzzleRng,
+) -> Option<Vec<u8>> {
     let n = g.n;
     let options = SearchOptions {
         mode: Mode::First,
@@ -78,12 +96,18 @@ pub fn random_solution(engine: &Engine, g: Geometry, rng: &mut PuzzleRng) -> Opt
         ..SearchOptions::default()
     };
     let mut cells: Vec<usize> = (0..n * n).collect();
-    for _ in 0..SOLUTION_TRIES {
+    for attempt in 0..SOLUTION_TRIES {
         cells.shuffle(rng);
         let mut givens = vec![0u8; n * n];
-        // Enough clues that the search's own order leaves little to
-        // choose: a grid's digits, plus two.
-        for &cell in cells.iter().take(n + 2) {
+        // Enough givens that the search's own order leaves little to
+        // choose: a grid's digits, plus two (fewer, under clues, as
+        // tries fail).
+        let count = match clues.is_empty() {
+            true => n + 2,
+            false if attempt + 1 == SOLUTION_TRIES => 0,
+            false => (n + 2) >> (attempt / 10),
+        };
+        for &cell in cells.iter().take(count) {
             let free: Vec<u8> = (1..=n as u8)
                 .filter(|&d| !(0..n * n).any(|o| givens[o] == d && shares_unit(g, o, cell)))
                 .collect();
@@ -91,11 +115,7 @@ pub fn random_solution(engine: &Engine, g: Geometry, rng: &mut PuzzleRng) -> Opt
                 givens[cell] = d;
             }
         }
-        let outcome = solve(
-            engine,
-            &Puzzle::from_cells(g, givens, "<generate>"),
-            &options,
-        );
+        let outcome = solve(engine, &made(g, givens, clues), &options);
         if outcome.verdict == Verdict::Solved {
             return Some(outcome.grid);
         }
@@ -115,6 +135,7 @@ fn shares_unit(g: Geometry, a: usize, b: usize) -> bool {
 pub fn carve(
     engine: &Engine,
     g: Geometry,
+    clues: &[ClueFact],
     solution: &[u8],
     symmetry: Symmetry,
     rng: &mut PuzzleRng,
@@ -126,7 +147,7 @@ pub fn carve(
         for &c in &group {
             cells[c] = 0;
         }
-        let puzzle = Puzzle::from_cells(g, cells.clone(), "<generate>");
+        let puzzle = made(g, cells.clone(), clues);
         if uniqueness(engine, &puzzle, CARVING_BRANCHES) != Uniqueness::Unique {
             for &c in &group {
                 cells[c] = solution[c];
@@ -136,17 +157,19 @@ pub fn carve(
     cells
 }
 
-/// One made puzzle: a random solution, carved (see [`carve`]). `None`
-/// only for a rule set under which no grid has a solution.
+/// One made puzzle around a layout of clues (none for a classic puzzle):
+/// a random solution, carved (see [`carve`]). `None` only for a rule set
+/// (and clues) under which no grid has a solution.
 pub fn make(
     engine: &Engine,
     g: Geometry,
+    clues: &[ClueFact],
     symmetry: Symmetry,
     rng: &mut PuzzleRng,
 ) -> Option<Puzzle> {
-    let solution = random_solution(engine, g, rng)?;
-    let cells = carve(engine, g, &solution, symmetry, rng);
-    Some(Puzzle::from_cells(g, cells, "<generate>"))
+    let solution = random_solution(engine, g, clues, rng)?;
+    let cells = carve(engine, g, clues, &solution, symmetry, rng);
+    Some(made(g, cells, clues))
 }
 
 #[cfg(test)]

@@ -56,6 +56,30 @@ impl std::fmt::Display for ClueFact {
     }
 }
 
+/// A puzzle's clue facts as clue lines (each ending with a newline, about
+/// 100 characters wide), which read back with the puzzle above them.
+pub fn render_clues(facts: &[ClueFact]) -> String {
+    let mut out = String::new();
+    let mut width = 0;
+    for fact in facts {
+        let text = fact.to_string();
+        if width > 0 && width + 1 + text.len() > 100 {
+            out.push('\n');
+            width = 0;
+        }
+        if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        width += text.len();
+        out.push_str(&text);
+    }
+    if width > 0 {
+        out.push('\n');
+    }
+    out
+}
+
 /// Whether a line holds clue facts: its first word is a lowercase name
 /// followed by `(` (no puzzle line, region map or label starts so).
 pub fn is_clue_line(text: &str) -> bool {
@@ -302,6 +326,23 @@ mod tests {
                 .args
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn clues_render_as_lines_that_read_back() {
+        let line: String = (1..=30)
+            .map(|i| format!("cage(r1c{}, {i}). ", i % 9 + 1))
+            .collect();
+        let facts = read_clue_line(&line, 1, "f", G9).unwrap();
+        let text = render_clues(&facts);
+        assert!(text.lines().all(|l| l.len() <= 100), "{text}");
+        let again: Vec<ClueFact> = text
+            .lines()
+            .flat_map(|l| read_clue_line(l, 1, "f", G9).unwrap())
+            .collect();
+        let args = |f: &[ClueFact]| f.iter().map(|f| f.args.clone()).collect::<Vec<_>>();
+        assert_eq!(args(&again), args(&facts));
+        assert_eq!(render_clues(&[]), "");
     }
 
     #[test]

@@ -103,7 +103,7 @@ mod symbols;
 mod units;
 mod validate;
 
-pub use clues::{ClueFact, ClueValue};
+pub use clues::{ClueFact, ClueValue, render_clues};
 pub use geometry::Geometry;
 pub use inputs::read_inputs;
 pub use marks::Marks;

@@ -9,8 +9,8 @@ pub mod profile;
 pub mod summary;
 
 use crate::grid::{
-    Puzzle, PuzzleError, render_candidate_line, render_candidates_comment, render_grid,
-    render_jigsaw, render_line, render_region_line,
+    Puzzle, PuzzleError, render_candidate_line, render_candidates_comment, render_clues,
+    render_grid, render_jigsaw, render_line, render_region_line,
 };
 use crate::lang::program::Program;
 use crate::solve::{Outcome, Verdict};
@@ -148,6 +148,12 @@ pub fn candidates(outcome: &Outcome, puzzle: &Puzzle, show: &Show) -> String {
     if outcome.verdict == Verdict::Solved && show.counting {
         out.push_str(&format!(" # {}", count_words(outcome)));
     }
+    // The clues on the lines after it, so that the state reads back whole.
+    let clues = render_clues(&puzzle.clues);
+    if !clues.is_empty() {
+        out.push('\n');
+        out.push_str(clues.trim_end());
+    }
     out
 }
 
@@ -227,6 +233,8 @@ pub fn grid(
             &outcome.candidates,
         ));
     }
+    // Then the clues, which read back with the grid above them.
+    out.push_str(&render_clues(&puzzle.clues));
     if show.stats {
         out.push_str(&stats_line(outcome));
     }
