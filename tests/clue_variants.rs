@@ -338,8 +338,17 @@ fn every_example_solves_uniquely_to_its_published_solution() {
             .expect("sudolog runs");
         let graded = common::json_lines(&String::from_utf8_lossy(&out.stdout));
         assert_eq!(out.status.code(), Some(0), "{}: {graded:?}", e.puzzle);
-        assert!(graded[0]["rating"].as_f64().is_some(), "{}: {}", e.puzzle, graded[0]);
-        assert!(graded[0]["firings"][e.variant].as_u64() > Some(0), "{}", graded[0]);
+        assert!(
+            graded[0]["rating"].as_f64().is_some(),
+            "{}: {}",
+            e.puzzle,
+            graded[0]
+        );
+        assert!(
+            graded[0]["firings"][e.variant].as_u64() > Some(0),
+            "{}",
+            graded[0]
+        );
     }
 }
 

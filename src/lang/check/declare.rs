@@ -221,5 +221,9 @@ mod tests {
             errors(".decl a(x: unit)\n.input a"),
             ["the column `x` of input `a` is a unit"]
         );
+        assert_eq!(
+            errors(".decl a(c: cell)\n.input a\na(C) :- placed(C, 1)."),
+            ["`a` is an input, but this rule derives it from the solving state"]
+        );
     }
 }

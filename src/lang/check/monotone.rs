@@ -38,6 +38,19 @@ impl Checker<'_> {
                 break;
             }
         }
+        // A puzzle's clues are loaded before the fixpoint, as static facts:
+        // a rule that derives an input from the state would lose them.
+        for r in rules {
+            let head = &self.relations[r.head_rel];
+            if head.input.is_some() && head.dynamic {
+                let name = head.name.clone();
+                self.error(
+                    Diagnostic::new(r.span, format!("`{name}` is an input, but this rule derives it from the solving state"))
+                        .label("reads the solving state")
+                        .help(format!("the facts of `{name}` come with each puzzle, before any placement: derive what you need from the state into a relation of its own")),
+                );
+            }
+        }
     }
 
     /// Checks that every rule reads the state monotonically: a fact it
