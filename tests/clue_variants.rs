@@ -576,3 +576,74 @@ fn generate_makes_minimal_unique_puzzles_around_a_layout_of_clues() {
         "{stderr}"
     );
 }
+
+#[test]
+fn generate_makes_killers_with_random_cages_that_decide_the_grid() {
+    let out = sudolog()
+        .args(["generate", "--variant", "killer", "--cages"])
+        .args(["--count", "2", "--seed", "3", "-j", "2", "--no-progress"])
+        .output()
+        .expect("sudolog runs");
+    let (made, stderr) = common::text(&out);
+    assert_eq!(out.status.code(), Some(0), "{made}{stderr}");
+    let mut puzzles: Vec<Vec<String>> = Vec::new();
+    for line in made.lines() {
+        if line.starts_with(|c: char| c.is_ascii_lowercase()) {
+            puzzles
+                .last_mut()
+                .expect("a puzzle first")
+                .push(line.to_string());
+        } else {
+            puzzles.push(vec![line.to_string()]);
+        }
+    }
+    assert_eq!(puzzles.len(), 2, "{made}");
+    for lines in &puzzles {
+        let clues = clues_of_lines(&lines[1..]);
+        // Every cell in one cage; cages connected, of at most five cells.
+        let mut cages: BTreeMap<i64, Vec<usize>> = BTreeMap::new();
+        for f in facts(&clues, "cage") {
+            cages.entry(f[1].num()).or_default().push(f[0].cell());
+        }
+        let mut cells: Vec<usize> = cages.values().flatten().copied().collect();
+        cells.sort_unstable();
+        assert_eq!(cells, (0..N).collect::<Vec<_>>(), "{made}");
+        assert_eq!(facts(&clues, "cage_sum").len(), cages.len());
+        for cage in cages.values() {
+            assert!(cage.len() <= 5, "{cage:?}");
+            let mut reached = vec![cage[0]];
+            while let Some(next) = cage
+                .iter()
+                .find(|&&c| !reached.contains(&c) && reached.iter().any(|&r| adjacent(r, c)))
+            {
+                reached.push(*next);
+            }
+            assert_eq!(reached.len(), cage.len(), "a cage in pieces: {cage:?}");
+        }
+        let text = format!("{}\n", lines.join("\n"));
+        let mut cmd = sudolog();
+        cmd.args([
+            "solve",
+            "--variant",
+            "killer",
+            "--count",
+            "2",
+            "--format",
+            "json",
+            "-",
+        ]);
+        cmd.write_stdin(text.clone());
+        let row = common::json_lines(&common::stdout_of(&mut cmd)).remove(0);
+        assert_eq!(row["solutions"], 1, "{text}: unique");
+        let solution = grid_of(row["solution"].as_str().expect("a solution"));
+        check_killer(&solution, &clues).unwrap_or_else(|why| panic!("{text}: {why}"));
+    }
+    // Without the killer rules, `--cages` says what is missing.
+    let out = sudolog()
+        .args(["generate", "--cages"])
+        .output()
+        .expect("sudolog runs");
+    let (_, stderr) = common::text(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--variant killer"), "{stderr}");
+}

@@ -6,7 +6,7 @@ use super::args::ForcingArgs;
 use super::grade::{GRADE_FORCING_DEPTH, rate_path};
 use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_engine};
 use crate::batch;
-use crate::generate::{Symmetry, make, puzzle_rng};
+use crate::generate::{Symmetry, make, make_killer, puzzle_rng};
 use crate::grid::{ClueFact, Geometry, read_inputs, render_clues, render_line};
 use crate::inspect::rating::{Rating, tenths_text};
 use crate::lang::program::Program;
@@ -34,6 +34,11 @@ pub struct GenerateArgs {
     /// puzzle's, its givens are not used. With the variant's `--variant`.
     #[arg(long, value_name = "FILE")]
     pub clues: Option<String>,
+    /// Make killer puzzles (with `--variant killer`): a random layout of
+    /// cages for each, their sums read off its solution, and givens only
+    /// where the cages alone leave more than one solution.
+    #[arg(long, conflicts_with = "clues")]
+    pub cages: bool,
     /// Which clues are given together.
     #[arg(long, value_enum, default_value_t)]
     pub symmetry: SymmetryArg,
@@ -122,6 +127,7 @@ fn parse_band(text: &str) -> Result<RatingBand, String> {
 enum Made {
     Kept {
         cells: Vec<u8>,
+        clues: Vec<ClueFact>,
         givens: usize,
         grade: String,
         rating: Option<Rating>,
@@ -165,6 +171,14 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
         return Ok(EXIT_INVALID);
     };
     let program = grader.program();
+    let takes =
+        |name: &str| (program.relation(name)).is_some_and(|r| program.relations[r].input.is_some());
+    if args.cages && !(takes("cage") && takes("cage_sum")) {
+        errorln!(
+            "--cages makes killer puzzles: add `--variant killer`, whose rules read the cages"
+        );
+        return Ok(EXIT_INVALID);
+    }
     if let Some(t) = &args.technique
         && !known_technique(program, t)
     {
@@ -211,7 +225,11 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
         for attempt in 1..=args.max_attempts {
             attempts = attempt;
             // `None`: no grid has a solution under these rules.
-            let Some(puzzle) = make(&carver, g, &clues, symmetry, &mut rng) else {
+            let made = match args.cages {
+                true => make_killer(&carver, g, symmetry, &mut rng),
+                false => make(&carver, g, &clues, symmetry, &mut rng),
+            };
+            let Some(puzzle) = made else {
                 break;
             };
             if beyond_carving && solve_logic(&carver, &puzzle).verdict == Verdict::Solved {
@@ -234,6 +252,7 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
                 return Made::Kept {
                     givens: puzzle.cells.iter().filter(|&&d| d != 0).count(),
                     cells: puzzle.cells,
+                    clues: puzzle.clues,
                     grade: graded.grade.grade,
                     rating: rated,
                     attempts: attempt,
@@ -250,6 +269,7 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
         match made {
             Made::Kept {
                 cells,
+                clues,
                 givens,
                 grade,
                 rating,

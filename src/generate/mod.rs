@@ -13,7 +13,7 @@
 //! threads.
 
 use crate::engine::Engine;
-use crate::grid::{ClueFact, Geometry, Puzzle};
+use crate::grid::{ClueFact, ClueValue, Geometry, Puzzle};
 use crate::solve::{Mode, SearchOptions, Uniqueness, Verdict, solve, uniqueness};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -155,6 +155,125 @@ pub fn carve(
         }
     }
     cells
+}
+
+/// The largest cage [`random_cages`] makes.
+const MAX_CAGE: usize = 5;
+
+/// A random killer layout for `solution`: the grid cut into cages of
+/// orthogonally connected cells with different digits (mostly two to
+/// four cells, at most [`MAX_CAGE`]; a cell alone joins a neighbouring cage
+/// where one has room and lacks its digit, and stays alone otherwise), as `cage(C, G)` and `cage_sum(G,
+/// S)` clue facts, the sums read off the solution.
+pub fn random_cages(g: Geometry, solution: &[u8], rng: &mut PuzzleRng) -> Vec<ClueFact> {
+    let n = g.n;
+    let mut cage_of: Vec<Option<usize>> = vec![None; n * n];
+    let mut cages: Vec<Vec<usize>> = Vec::new();
+    let mut order: Vec<usize> = (0..n * n).collect();
+    order.shuffle(rng);
+    let neighbours = |c: usize| {
+        let (r, k) = (g.row_of(c), g.col_of(c));
+        let mut out = Vec::with_capacity(4);
+        if r > 0 {
+            out.push(g.cell_at(r - 1, k));
+        }
+        if r + 1 < n {
+            out.push(g.cell_at(r + 1, k));
+        }
+        if k > 0 {
+            out.push(g.cell_at(r, k - 1));
+        }
+        if k + 1 < n {
+            out.push(g.cell_at(r, k + 1));
+        }
+        out
+    };
+    for start in order {
+        if cage_of[start].is_some() {
+            continue;
+        }
+        let id = cages.len();
+        let size = rng.gen_range(2..=MAX_CAGE.min(4)) + usize::from(rng.gen_bool(0.1));
+        let mut cells = vec![start];
+        cage_of[start] = Some(id);
+        while cells.len() < size {
+            let mut free: Vec<usize> = cells
+                .iter()
+                .flat_map(|&c| neighbours(c))
+                .filter(|&x| cage_of[x].is_none())
+                .filter(|&x| cells.iter().all(|&c| solution[c] != solution[x]))
+                .collect();
+            free.sort_unstable();
+            free.dedup();
+            let Some(&next) = free.get(rng.gen_range(0..free.len().max(1))) else {
+                break;
+            };
+            cage_of[next] = Some(id);
+            cells.push(next);
+        }
+        cages.push(cells);
+    }
+    // A cell left alone is as good as a given: join it to a neighbouring
+    // cage it fits in (room left, its digit not there yet) where there is one.
+    for id in 0..cages.len() {
+        let [cell] = cages[id][..] else { continue };
+        let mut hosts: Vec<usize> = neighbours(cell)
+            .into_iter()
+            .filter_map(|x| cage_of[x])
+            .filter(|&h| h != id && cages[h].len() < MAX_CAGE)
+            .filter(|&h| cages[h].iter().all(|&c| solution[c] != solution[cell]))
+            .collect();
+        hosts.sort_unstable();
+        hosts.dedup();
+        if let Some(&host) = hosts.get(rng.gen_range(0..hosts.len().max(1))) {
+            cages[id].clear();
+            cages[host].push(cell);
+            cage_of[cell] = Some(host);
+        }
+    }
+    cages.retain(|c| !c.is_empty());
+    let mut facts = Vec::new();
+    let fact = |relation: &str, args: Vec<ClueValue>| ClueFact {
+        relation: relation.to_string(),
+        arg_columns: vec![1; args.len()],
+        args,
+        line: 1,
+        column: 1,
+    };
+    for (id, cells) in cages.iter().enumerate() {
+        let number = ClueValue::Number(id as i64 + 1);
+        let mut sorted = cells.clone();
+        sorted.sort_unstable();
+        for &c in &sorted {
+            facts.push(fact(
+                "cage",
+                vec![ClueValue::Cell(g.row_of(c), g.col_of(c)), number],
+            ));
+        }
+        let sum: i64 = cells.iter().map(|&c| i64::from(solution[c])).sum();
+        facts.push(fact("cage_sum", vec![number, ClueValue::Number(sum)]));
+    }
+    facts
+}
+
+/// A killer puzzle: a random solution, a random cage layout for it (see
+/// [`random_cages`]), and as few givens as keep one solution (often none:
+/// the cages alone decide). `None` only for a rule set under which no
+/// grid has a solution.
+pub fn make_killer(
+    engine: &Engine,
+    g: Geometry,
+    symmetry: Symmetry,
+    rng: &mut PuzzleRng,
+) -> Option<Puzzle> {
+    let solution = random_solution(engine, g, &[], rng)?;
+    let cages = random_cages(g, &solution, rng);
+    let empty = made(g, vec![0; g.cell_count()], &cages);
+    if uniqueness(engine, &empty, CARVING_BRANCHES) == Uniqueness::Unique {
+        return Some(empty);
+    }
+    let cells = carve(engine, g, &cages, &solution, symmetry, rng);
+    Some(made(g, cells, &cages))
 }
 
 /// One made puzzle around a layout of clues (none for a classic puzzle):
