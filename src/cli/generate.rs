@@ -297,7 +297,8 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
                     writeln!(out, "{object}")?;
                 } else {
                     writeln!(out, "{line} {ratings} {grade}")?;
-                    // The layout's clues, which read back with the puzzle.
+                    // Its clues (the layout's, or its own cages), which read
+                    // back with the puzzle.
                     write!(out, "{}", render_clues(&clues))?;
                 }
             }
