@@ -495,6 +495,37 @@ fn a_killer_with_the_diagonal_rule_asks_for_the_x_variant() {
     assert!(out.contains("--variant killer,x"), "{out}");
 }
 
+/// `generate`'s line output as puzzles: each puzzle line with the clue
+/// lines after it.
+fn made_puzzles(made: &str) -> Vec<Vec<String>> {
+    let mut puzzles: Vec<Vec<String>> = Vec::new();
+    for line in made.lines() {
+        match puzzles.last_mut() {
+            Some(p) if line.starts_with(|c: char| c.is_ascii_lowercase()) => p.push(line.into()),
+            _ => puzzles.push(vec![line.into()]),
+        }
+    }
+    puzzles
+}
+
+/// `sudolog solve --variant V --count 2 --format json` on one puzzle's
+/// text: its JSON result.
+fn count_two(variant: &str, puzzle: &str) -> Value {
+    let mut cmd = sudolog();
+    cmd.args([
+        "solve",
+        "--variant",
+        variant,
+        "--count",
+        "2",
+        "--format",
+        "json",
+        "-",
+    ]);
+    cmd.write_stdin(puzzle.to_string());
+    common::json_lines(&common::stdout_of(&mut cmd)).remove(0)
+}
+
 #[test]
 fn generate_makes_minimal_unique_puzzles_around_a_layout_of_clues() {
     let layout = common::repo_path("tests/data/variants/thermo.txt");
@@ -507,36 +538,12 @@ fn generate_makes_minimal_unique_puzzles_around_a_layout_of_clues() {
     assert_eq!(out.status.code(), Some(0), "{made}{stderr}");
     let layout_clues = clues_of("tests/data/variants/thermo.txt");
     // Each puzzle line is followed by the layout's clue lines.
-    let mut puzzles: Vec<Vec<String>> = Vec::new();
-    for line in made.lines() {
-        if line.starts_with(|c: char| c.is_ascii_lowercase()) {
-            puzzles
-                .last_mut()
-                .expect("a puzzle first")
-                .push(line.to_string());
-        } else {
-            puzzles.push(vec![line.to_string()]);
-        }
-    }
+    let puzzles = made_puzzles(&made);
     assert_eq!(puzzles.len(), 2, "{made}");
     for lines in &puzzles {
         assert_eq!(clues_of_lines(&lines[1..]), layout_clues, "{made}");
         let text = format!("{}\n", lines.join("\n"));
-        let count = |puzzle: &str| {
-            let mut cmd = sudolog();
-            cmd.args([
-                "solve",
-                "--variant",
-                "thermo",
-                "--count",
-                "2",
-                "--format",
-                "json",
-                "-",
-            ]);
-            cmd.write_stdin(puzzle.to_string());
-            common::json_lines(&common::stdout_of(&mut cmd)).remove(0)
-        };
+        let count = |puzzle: &str| count_two("thermo", puzzle);
         let row = count(&text);
         assert_eq!(row["solutions"], 1, "{text}: unique");
         let solution = grid_of(row["solution"].as_str().expect("a solution"));
@@ -586,17 +593,7 @@ fn generate_makes_killers_with_random_cages_that_decide_the_grid() {
         .expect("sudolog runs");
     let (made, stderr) = common::text(&out);
     assert_eq!(out.status.code(), Some(0), "{made}{stderr}");
-    let mut puzzles: Vec<Vec<String>> = Vec::new();
-    for line in made.lines() {
-        if line.starts_with(|c: char| c.is_ascii_lowercase()) {
-            puzzles
-                .last_mut()
-                .expect("a puzzle first")
-                .push(line.to_string());
-        } else {
-            puzzles.push(vec![line.to_string()]);
-        }
-    }
+    let puzzles = made_puzzles(&made);
     assert_eq!(puzzles.len(), 2, "{made}");
     for lines in &puzzles {
         let clues = clues_of_lines(&lines[1..]);
@@ -621,19 +618,7 @@ fn generate_makes_killers_with_random_cages_that_decide_the_grid() {
             assert_eq!(reached.len(), cage.len(), "a cage in pieces: {cage:?}");
         }
         let text = format!("{}\n", lines.join("\n"));
-        let mut cmd = sudolog();
-        cmd.args([
-            "solve",
-            "--variant",
-            "killer",
-            "--count",
-            "2",
-            "--format",
-            "json",
-            "-",
-        ]);
-        cmd.write_stdin(text.clone());
-        let row = common::json_lines(&common::stdout_of(&mut cmd)).remove(0);
+        let row = count_two("killer", &text);
         assert_eq!(row["solutions"], 1, "{text}: unique");
         let solution = grid_of(row["solution"].as_str().expect("a solution"));
         check_killer(&solution, &clues).unwrap_or_else(|why| panic!("{text}: {why}"));

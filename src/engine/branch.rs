@@ -76,8 +76,7 @@ impl Engine {
             let given = self.program.builtin(Builtin::Given);
             st.rels[given] = Some(Arc::new(self.base_facts(given, &g, input).into()));
             for (id, rel) in self.program.relations.iter().enumerate() {
-                let defined = self.stages.iter().any(|s| s.members.contains(&id));
-                if rel.input.is_some() && !defined {
+                if rel.input.is_some() && !self.stages.iter().any(|s| s.members.contains(&id)) {
                     st.rels[id] = Some(Arc::new(clues.of(id).into()));
                 }
             }

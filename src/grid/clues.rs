@@ -56,6 +56,16 @@ impl std::fmt::Display for ClueFact {
     }
 }
 
+/// The most clue facts one puzzle may carry, per cell of its grid: a
+/// killer has about one and a half, kropki dots at most two, so eight
+/// leaves room for any layout while a runaway file (a million clue lines
+/// after one puzzle) stops early, as an error of that puzzle.
+pub const MAX_CLUES_PER_CELL: usize = 8;
+
+/// The largest number a clue may give, so that sums and products of clues
+/// in rules stay far from the engine's 32-bit values.
+pub const MAX_CLUE_NUMBER: i64 = i32::MAX as i64 / 2;
+
 /// A puzzle's clue facts as clue lines (each ending with a newline, about
 /// 100 characters wide), which read back with the puzzle above them.
 pub fn render_clues(facts: &[ClueFact]) -> String {
@@ -247,7 +257,7 @@ impl Scanner<'_> {
         let at = self.pos;
         let word: String = self.word().iter().collect();
         if let Ok(v) = word.parse::<i64>() {
-            return if v.abs() <= i64::from(i32::MAX) / 2 {
+            return if v.abs() <= MAX_CLUE_NUMBER {
                 Ok(ClueValue::Number(v))
             } else {
                 Err(self.error(at, format!("the number {word} is too large for a clue")))

@@ -5,7 +5,7 @@
 use std::io::{self, BufRead};
 
 use super::assemble::assemble;
-use super::clues::{is_clue_line, read_clue_line};
+use super::clues::{MAX_CLUES_PER_CELL, is_clue_line, read_clue_line};
 use super::layout::{
     LineKind, PUZZLE_LINE_LENGTHS, Sym, classify, first_token, grid_symbols, is_csv_header,
     spaced_symbols,
@@ -124,7 +124,18 @@ impl<R: BufRead> PuzzleReader<R> {
                 }
             };
             if let Ok(puzzle) = result {
+                let limit = MAX_CLUES_PER_CELL * puzzle.geometry.cell_count();
                 match read_clue_line(text, line.number, &self.file, puzzle.geometry) {
+                    Ok(facts) if puzzle.clues.len() + facts.len() > limit => {
+                        *result = Err(self.error(
+                            line.number,
+                            1,
+                            format!(
+                                "more than {limit} clue facts for one puzzle ({MAX_CLUES_PER_CELL} \
+                                 per cell): is the puzzle line above the right one?"
+                            ),
+                        ));
+                    }
                     Ok(facts) => puzzle.clues.extend(facts),
                     Err(e) => *result = Err(e),
                 }

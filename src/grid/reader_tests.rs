@@ -1092,3 +1092,21 @@ fn clues_before_any_puzzle_are_an_error() {
         ]
     );
 }
+
+#[test]
+fn clue_facts_per_puzzle_are_bounded() {
+    // 9 facts per line, 73 lines: 657 facts, past 8 per cell (648).
+    let line = "even(r1c1). ".repeat(9);
+    let lines: String = std::iter::repeat_n(format!("{line}\n"), 73).collect();
+    let input = format!("{E1}\n{lines}{E2}\n");
+    let out = outcomes(&input);
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert!(
+        out[0].starts_with("t.txt:74:1: more than 648 clue facts for one puzzle"),
+        "{out:?}"
+    );
+    assert_eq!(out[1], "ok 9x9 75");
+    // Up to the bound, they are read.
+    let lines: String = std::iter::repeat_n(format!("{line}\n"), 72).collect();
+    assert_eq!(one(&format!("{E1}\n{lines}")).clues.len(), 648);
+}

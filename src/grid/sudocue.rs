@@ -4,7 +4,7 @@
 //! below 256 a cell in no cage. Read into an empty grid with the cages as
 //! clue facts, `cage(C, G)` and `cage_sum(G, S)`, for `--variant killer`.
 
-use super::clues::{ClueFact, ClueValue};
+use super::clues::{ClueFact, ClueValue, MAX_CLUE_NUMBER};
 use super::{Geometry, Origin, Puzzle, PuzzleError};
 
 /// Where SudoCue's killer lines start.
@@ -81,7 +81,7 @@ pub fn read_sudocue_line(text: &str, origin: Origin) -> Result<Puzzle, PuzzleErr
     for (cell, field) in fields[..cells].iter().enumerate() {
         let column = text[..indent + start].chars().count() + 1;
         let value: i64 = match field.parse() {
-            Ok(v) if v >= 0 => v,
+            Ok(v) if (0..=MAX_CLUE_NUMBER).contains(&v) => v,
             _ => {
                 return Err(err(
                     start,
@@ -184,6 +184,9 @@ mod tests {
         assert!(e.message.contains("`x` at r1c1"), "{e}");
         let e = read_sudocue_line("3x3:d:k:1:", origin()).unwrap_err();
         assert!(e.message.contains("--variant killer,x"), "{e}");
+        let huge = line().replacen("769:", "99999999999:", 1);
+        let e = read_sudocue_line(&huge, origin()).unwrap_err();
+        assert!(e.message.contains("`99999999999` at r1c1"), "{e}");
         let e = read_sudocue_line("3x3::k:1:2:", origin()).unwrap_err();
         assert!(e.message.contains("has 2"), "{e}");
         let bad = line().replacen("769:", "1025:", 1);

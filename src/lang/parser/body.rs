@@ -130,29 +130,15 @@ impl Parser<'_> {
         let Some(op) = self.comparison_operator()? else {
             return Err(self.missing_comparison(&lhs));
         };
-        if let Some(fold) = self.at_fold() {
-            // `V = sum X : { ... }`: the fold and the variable, then the body.
-            self.bump();
-            let span = self.peek().span;
-            let elem = match self.kind() {
-                TokenKind::Ident(name) => name.clone(),
-                _ => String::new(),
-            };
-            let (body, _) = self.count()?;
-            self.not_chained()?;
-            return Ok(Literal::Aggregate {
-                func: AggFunc::Fold { fold, elem, span },
-                body,
-                op: op.flipped(),
-                bound: lhs,
-                span: self.span(start, self.prev_end()),
-            });
-        }
-        if let Some(diag) = self.unsupported_aggregate() {
+        // `V = set X : { ... }`, `V = sum X : { ... }`: the word and the
+        // variable, then the body.
+        let fold = self.at_fold();
+        if fold.is_none()
+            && let Some(diag) = self.unsupported_aggregate()
+        {
             return Err(diag);
         }
-        if self.at_set() {
-            // `V = set X : { ... }`: `set` and the variable, then the body.
+        if fold.is_some() || self.at_set() {
             self.bump();
             let span = self.peek().span;
             let elem = match self.kind() {
@@ -161,8 +147,12 @@ impl Parser<'_> {
             };
             let (body, _) = self.count()?;
             self.not_chained()?;
+            let func = match fold {
+                Some(fold) => AggFunc::Fold { fold, elem, span },
+                None => AggFunc::Set { elem, span },
+            };
             return Ok(Literal::Aggregate {
-                func: AggFunc::Set { elem, span },
+                func,
                 body,
                 op: op.flipped(),
                 bound: lhs,

@@ -40,46 +40,40 @@ fn cell(name: &str) -> Option<Option<(u32, u32)>> {
 impl Parser<'_> {
     /// A term: products joined by left-associative `+` and `-`.
     pub(super) fn expr(&mut self, ctx: Ctx) -> PResult<Expr> {
-        let start = self.peek().span.start;
-        let saved = self.depth;
-        let mut lhs = self.product(ctx)?;
-        loop {
-            let op = match self.kind() {
-                TokenKind::Plus => BinOp::Add,
-                TokenKind::Minus => BinOp::Sub,
-                _ => break,
-            };
-            // Each operator deepens the left-leaning tree by one level.
-            self.enter()?;
-            self.bump();
-            let rhs = self.product(Ctx::Arith)?;
-            lhs = Expr::Binary(
-                op,
-                Box::new(lhs),
-                Box::new(rhs),
-                self.span(start, self.prev_end()),
-            );
-        }
-        self.depth = saved;
-        Ok(lhs)
+        self.left_assoc(ctx, Self::product, |k| match k {
+            TokenKind::Plus => Some(BinOp::Add),
+            TokenKind::Minus => Some(BinOp::Sub),
+            _ => None,
+        })
     }
 
     /// Operands joined by left-associative `*`, `/` and `%`, which bind
     /// tighter than `+` and `-`.
     fn product(&mut self, ctx: Ctx) -> PResult<Expr> {
+        self.left_assoc(ctx, Self::unary, |k| match k {
+            TokenKind::Star => Some(BinOp::Mul),
+            TokenKind::Slash => Some(BinOp::Div),
+            TokenKind::Percent => Some(BinOp::Mod),
+            _ => None,
+        })
+    }
+
+    /// One precedence level: `operand`s joined by the left-associative
+    /// operators `op` knows.
+    fn left_assoc(
+        &mut self,
+        ctx: Ctx,
+        operand: fn(&mut Self, Ctx) -> PResult<Expr>,
+        op: fn(&TokenKind) -> Option<BinOp>,
+    ) -> PResult<Expr> {
         let start = self.peek().span.start;
         let saved = self.depth;
-        let mut lhs = self.unary(ctx)?;
-        loop {
-            let op = match self.kind() {
-                TokenKind::Star => BinOp::Mul,
-                TokenKind::Slash => BinOp::Div,
-                TokenKind::Percent => BinOp::Mod,
-                _ => break,
-            };
+        let mut lhs = operand(self, ctx)?;
+        while let Some(op) = op(self.kind()) {
+            // Each operator deepens the left-leaning tree by one level.
             self.enter()?;
             self.bump();
-            let rhs = self.unary(Ctx::Arith)?;
+            let rhs = operand(self, Ctx::Arith)?;
             lhs = Expr::Binary(
                 op,
                 Box::new(lhs),
