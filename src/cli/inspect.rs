@@ -260,7 +260,7 @@ pub fn facts_table(db: &FactDb, rel: RelId, rule: Option<&str>, at: Option<u32>)
     let facts: Vec<Fact> = if view {
         db.candidate_facts(at.unwrap_or(u32::MAX))
     } else {
-        db.relations[rel].facts.clone()
+        db.rel(rel).facts.clone()
     };
     let numbers = types
         .iter()
@@ -452,11 +452,11 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
             let v = cell_value(cell / g.n, cell % g.n);
             let placed = db.program.builtin(Builtin::Placed);
             let eliminated = db.program.builtin(Builtin::Eliminated);
-            match db.relations[placed].with_first(v).next() {
+            match db.rel(placed).with_first(v).next() {
                 Some(f) => targets.push((placed, f.values.clone())),
                 // An open cell: why each digit left it.
                 None => targets.extend(
-                    db.relations[eliminated]
+                    db.rel(eliminated)
                         .with_first(v)
                         .map(|f| (eliminated, f.values.clone())),
                 ),

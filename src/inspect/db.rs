@@ -9,6 +9,7 @@ use crate::lang::value::Type;
 use crate::lang::value::{cell_coords, cell_name};
 use crate::solve::{ForcingStep, KeptFork};
 use rustc_hash::FxHashMap;
+use std::cell::OnceCell;
 
 /// One fact: its values and where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,8 +83,12 @@ pub struct FactDb<'p> {
     pub program: &'p Program,
     /// The grid.
     pub geometry: Geometry,
-    /// Facts by relation id; the `candidate` view is at `program.relations.len()`.
-    pub relations: Vec<RelFacts>,
+    /// The solve the facts come from.
+    solve: &'p Solve<'p>,
+    /// Facts by relation id, each made when first read (see
+    /// [`FactDb::rel`]); the `candidate` view is at
+    /// `program.relations.len()`.
+    relations: Vec<OnceCell<RelFacts>>,
     /// The guesses on the branch, outermost first.
     pub guesses: Vec<Guess>,
     /// The last step of the solve.
@@ -123,38 +128,49 @@ pub fn show_set(v: Value) -> String {
 }
 
 impl<'p> FactDb<'p> {
-    /// Takes a snapshot of a solve's state.
-    pub fn new(program: &'p Program, solve: &Solve) -> FactDb<'p> {
-        let geometry = solve.geometry();
-        let mut relations = Vec::with_capacity(program.relations.len() + 1);
-        let mut last_step = 0;
-        for (id, rel) in program.relations.iter().enumerate() {
-            let facts: Vec<Fact> = solve
-                .relation_facts(id)
-                .into_iter()
-                .map(|(t, origin)| {
-                    last_step = last_step.max(origin.map_or(0, |o| o.step));
-                    Fact {
-                        values: values(&t, rel.arity()),
-                        origin,
-                    }
-                })
-                .collect();
-            relations.push(RelFacts::from_facts(facts));
-        }
-        let mut db = FactDb {
+    /// Takes a snapshot of a solve's state. A relation's facts are read
+    /// from the solve when first asked for ([`FactDb::rel`]): a rating or
+    /// an explanation reads a few of the program's relations, and copying
+    /// all of them was most of the cost of rating a path.
+    pub fn new(program: &'p Program, solve: &'p Solve<'p>) -> FactDb<'p> {
+        let relations = (0..=program.relations.len())
+            .map(|_| OnceCell::new())
+            .collect();
+        let last_step = solve.steps();
+        FactDb {
             program,
-            geometry,
+            geometry: solve.geometry(),
+            solve,
             relations,
             guesses: solve.branch.clone(),
             last_step,
             forcing: Vec::new(),
             forks: Vec::new(),
             supposition: None,
-        };
-        let candidates = db.candidate_facts(u32::MAX);
-        db.relations.push(RelFacts::from_facts(candidates));
-        db
+        }
+    }
+
+    /// The facts of relation `rel` (or of the `candidate` view, at
+    /// [`FactDb::candidate_rel`]).
+    pub fn rel(&self, rel: RelId) -> &RelFacts {
+        self.relations[rel].get_or_init(|| {
+            let Some(relation) = self.program.relations.get(rel) else {
+                return RelFacts::from_facts(self.candidate_facts(u32::MAX));
+            };
+            let facts = (self.solve.relation_facts(rel).into_iter())
+                .map(|(t, origin)| Fact {
+                    values: values(&t, relation.arity()),
+                    origin,
+                })
+                .collect();
+            RelFacts::from_facts(facts)
+        })
+    }
+
+    /// The facts of relation `rel`, or `None` for an id beyond the
+    /// program's relations and the `candidate` view.
+    pub fn get_rel(&self, rel: RelId) -> Option<&RelFacts> {
+        (rel < self.relations.len()).then(|| self.rel(rel))
     }
 
     /// The relation id of the `candidate` view.
@@ -166,7 +182,7 @@ impl<'p> FactDb<'p> {
     /// the eliminations known then. Its facts carry no origin.
     pub fn candidate_facts(&self, step: u32) -> Vec<Fact> {
         let g = self.geometry;
-        let elim = &self.relations[self.program.builtin(Builtin::Eliminated)];
+        let elim = self.rel(self.program.builtin(Builtin::Eliminated));
         let mut out = Vec::new();
         for r in 0..g.n {
             for c in 0..g.n {
@@ -262,14 +278,17 @@ impl<'p> FactDb<'p> {
     /// The facts of one kept fork of this solve's forcing step `index`:
     /// the stalled state, the supposition and what the fork's rules
     /// derived from it, with the fork's own forcing steps (at depth 2).
-    pub fn fork(&self, index: usize, fork: &KeptFork<'p>) -> FactDb<'p> {
+    pub fn fork<'f>(&self, index: usize, fork: &'f KeptFork<'p>) -> FactDb<'f>
+    where
+        'p: 'f,
+    {
         let mut db = FactDb::new(self.program, &fork.solve);
         // The stalled state's forcing steps, then the fork's own.
         db.forcing = self.forcing[..index].to_vec();
         db.forcing.extend(fork.forcing.iter().cloned());
         let n = self.geometry.n;
         let cell = cell_value(fork.cell / n, fork.cell % n);
-        let placed = &db.relations[self.program.builtin(Builtin::Placed)];
+        let placed = db.rel(self.program.builtin(Builtin::Placed));
         let step = placed
             .find(&[cell, Value::from(fork.digit)])
             .map_or(0, Fact::step);
@@ -310,7 +329,7 @@ impl<'p> FactDb<'p> {
 
     /// The cells of a unit, row-major.
     pub fn unit_cells(&self, unit: Value) -> Vec<usize> {
-        let in_unit = &self.relations[self.program.builtin(Builtin::InUnit)];
+        let in_unit = self.rel(self.program.builtin(Builtin::InUnit));
         let mut cells: Vec<usize> = in_unit
             .facts
             .iter()
@@ -326,7 +345,7 @@ impl<'p> FactDb<'p> {
     pub fn regions(&self) -> Vec<usize> {
         let g = self.geometry;
         let mut regions: Vec<usize> = (0..g.cell_count()).map(|c| g.box_of(c)).collect();
-        for f in &self.relations[self.program.builtin(Builtin::Box)].facts {
+        for f in &self.rel(self.program.builtin(Builtin::Box)).facts {
             if let Some(i) = self.cell_index(f.values[0]) {
                 regions[i] = f.values[1] as usize;
             }
@@ -339,7 +358,7 @@ impl<'p> FactDb<'p> {
     /// they cover every cell (disjoint groups), where shading them would
     /// shade the whole grid.
     pub fn extra_units(&self) -> Vec<Vec<usize>> {
-        let kinds = &self.relations[self.program.builtin(Builtin::UnitKind)];
+        let kinds = self.rel(self.program.builtin(Builtin::UnitKind));
         let units: Vec<Vec<usize>> = kinds
             .facts
             .iter()
@@ -364,7 +383,7 @@ impl<'p> FactDb<'p> {
     /// The step at which a guess of the branch was placed.
     pub fn guess_step(&self, guess: &Guess) -> Option<u32> {
         let g = self.geometry;
-        let placed = &self.relations[self.program.builtin(Builtin::Placed)];
+        let placed = self.rel(self.program.builtin(Builtin::Placed));
         let v = [
             cell_value(guess.cell / g.n, guess.cell % g.n),
             Value::from(guess.digit),

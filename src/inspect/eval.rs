@@ -6,6 +6,7 @@ use super::db::{Fact, FactDb, RelFacts};
 use crate::lang::program::{Aggregate, Arg, Atom, Expr, Literal, RelId, Value, VarId};
 use crate::lang::value::{Fold, MAX_SET_MEMBER};
 use rustc_hash::FxHashSet;
+use std::cell::OnceCell;
 
 /// A fact used by a match: its relation and values.
 pub type FactRef = (RelId, Vec<Value>);
@@ -26,32 +27,39 @@ pub struct Evaluator<'a, 'p> {
     db: &'a FactDb<'p>,
     /// Only facts with a step below this are visible (static facts always).
     before: u32,
-    candidates: RelFacts,
+    /// The `candidate` view before the step, made when first read: most
+    /// evaluations (a rating's `when`, a firing's pattern) never read it,
+    /// and making it costs a lookup per cell and digit.
+    candidates: OnceCell<RelFacts>,
 }
 
 impl<'a, 'p> Evaluator<'a, 'p> {
     /// An evaluator over the facts known before step `before` (`u32::MAX`:
     /// all of them).
     pub fn new(db: &'a FactDb<'p>, before: u32) -> Evaluator<'a, 'p> {
-        let at = before.saturating_sub(1);
-        let candidates = RelFacts::from_facts(db.candidate_facts(at));
         Evaluator {
             db,
             before,
-            candidates,
+            candidates: OnceCell::new(),
         }
+    }
+
+    fn candidates(&self) -> &RelFacts {
+        self.candidates.get_or_init(|| {
+            RelFacts::from_facts(self.db.candidate_facts(self.before.saturating_sub(1)))
+        })
     }
 
     /// Whether `digit` was still a candidate of `cell` before the step.
     pub fn is_candidate(&self, cell: Value, digit: Value) -> bool {
-        self.candidates.find(&[cell, digit]).is_some()
+        self.candidates().find(&[cell, digit]).is_some()
     }
 
     fn facts(&self, rel: RelId) -> &RelFacts {
         if rel == self.db.candidate_rel() {
-            &self.candidates
+            self.candidates()
         } else {
-            &self.db.relations[rel]
+            self.db.rel(rel)
         }
     }
 

@@ -104,7 +104,7 @@ fn node(
         kind,
         children: Vec::new(),
     };
-    let Some(fact) = db.relations.get(rel).and_then(|r| r.find(values)) else {
+    let Some(fact) = db.get_rel(rel).and_then(|r| r.find(values)) else {
         return leaf(NodeKind::Unknown);
     };
     let Some(origin) = fact.origin else {
@@ -284,7 +284,7 @@ fn fork_nodes(
             let is_refuted = refuted(fork.cell, fork.digit);
             let target = if is_refuted {
                 let from = fdb.supposition.map_or(0, |(_, _, s)| s);
-                (fdb.relations[contradiction].facts.iter())
+                (fdb.rel(contradiction).facts.iter())
                     .filter(|f| f.step() > from)
                     .min_by_key(|f| f.step())
                     .map(|f| (contradiction, f.values.clone()))

@@ -381,7 +381,7 @@ fn firing(
     let placed = db.program.builtin(Builtin::Placed);
     let filled = |cell: usize| {
         let v = cell_value(cell / n, cell % n);
-        db.relations[placed].with_first(v).any(|f| f.step() < step)
+        db.rel(placed).with_first(v).any(|f| f.step() < step)
     };
     let mut places: Vec<usize> = near;
     for u in &units {
@@ -552,8 +552,7 @@ impl<'a, 'p> Gather<'a, 'p> {
         let (rel, values) = fact;
         let none = (false, Vec::new());
         let Some(origin) = db
-            .relations
-            .get(*rel)
+            .get_rel(*rel)
             .and_then(|r| r.find(values))
             .and_then(|f| f.origin)
         else {

@@ -144,7 +144,7 @@ pub(super) fn branch_forcing<'d>(db: &'d FactDb) -> Vec<(u32, &'d ForcingStep)> 
     for (step, f) in &db.forcing {
         let here = |rel: usize, &(cell, digit): &(usize, u8)| {
             let values = [cell_value(cell / n, cell % n), Value::from(digit)];
-            (db.relations[rel].find(&values))
+            (db.rel(rel).find(&values))
                 .and_then(|fact| fact.origin)
                 .is_some_and(|o| o.is_forced() && o.step == *step)
         };
@@ -166,10 +166,10 @@ pub fn step_of(db: &FactDb, placed: bool, values: &[Value]) -> Option<PathStep> 
     } else {
         db.program.builtin(Builtin::Eliminated)
     };
-    let fact = db.relations[rel].find(values)?;
+    let fact = db.rel(rel).find(values)?;
     let origin = fact.origin?;
     let given = db.program.builtin(Builtin::Given);
-    if placed && db.relations[given].find(values).is_some() {
+    if placed && db.rel(given).find(values).is_some() {
         return None;
     }
     let wanted = conclusion(db, placed, values)?;
@@ -207,7 +207,7 @@ fn derived(db: &FactDb, keep: impl Fn(usize, u32) -> bool) -> Vec<(u32, usize, D
     let eliminated = db.program.builtin(Builtin::Eliminated);
     let mut facts: Vec<(u32, usize, Derived)> = Vec::new();
     for rel in [placed, eliminated] {
-        for fact in &db.relations[rel].facts {
+        for fact in &db.rel(rel).facts {
             let Some(origin) = fact.origin.filter(|o| !o.is_unruled()) else {
                 continue;
             };
@@ -422,12 +422,12 @@ pub fn board_before(db: &FactDb, step: u32) -> Board {
     let mut placed = vec![0u8; cells];
     let mut candidates = vec![0u32; cells];
     let digit = |v: Value| u8::try_from(v).unwrap_or(0);
-    for f in &db.relations[db.program.builtin(Builtin::Given)].facts {
+    for f in &db.rel(db.program.builtin(Builtin::Given)).facts {
         if let Some(i) = db.cell_index(f.values[0]) {
             givens[i] = digit(f.values[1]);
         }
     }
-    for f in &db.relations[db.program.builtin(Builtin::Placed)].facts {
+    for f in &db.rel(db.program.builtin(Builtin::Placed)).facts {
         if let Some(i) = db.cell_index(f.values[0])
             && f.step() < step
             && givens[i] == 0

@@ -65,7 +65,7 @@ pub fn export(db: &FactDb, puzzle: &Puzzle, path: &Path) -> rusqlite::Result<usi
         let facts = if view {
             db.candidate_facts(u32::MAX)
         } else {
-            db.relations[rel].facts.clone()
+            db.rel(rel).facts.clone()
         };
         for f in &facts {
             let mut row: Vec<rusqlite::types::Value> = f
@@ -115,7 +115,7 @@ fn describe_puzzle(
     puzzle: &Puzzle,
 ) -> rusqlite::Result<()> {
     let g = db.geometry;
-    let placed = &db.relations[db.program.builtin(Builtin::Placed)];
+    let placed = db.rel(db.program.builtin(Builtin::Placed));
     let mut grid = vec![0u8; g.n * g.n];
     for f in &placed.facts {
         if let [cell, digit] = f.values[..] {

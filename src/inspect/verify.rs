@@ -101,7 +101,7 @@ fn check(db: &FactDb, solution: &[u8], cut: Option<String>) -> Verification {
     let mut wrong: Vec<(FactOrigin, RelId, Vec<i32>, usize)> = Vec::new();
     for (builtin, wrong_if_true) in [(Builtin::Placed, false), (Builtin::Eliminated, true)] {
         let rel = program.builtin(builtin);
-        for f in &db.relations[rel].facts {
+        for f in &db.rel(rel).facts {
             let (Some(origin), [cell, digit]) = (f.origin, f.values.as_slice()) else {
                 continue;
             };
