@@ -1482,7 +1482,7 @@ fn explain_re_derives_every_fact_of_the_guarded_library() {
         let solve = run_to_end(&engine, &givens);
         let db = FactDb::new(engine.program(), &solve);
         for &rel in &guarded {
-            for fact in &db.relations[rel].facts {
+            for fact in &db.rel(rel).facts {
                 let node = explain(&db, rel, &fact.values, 0);
                 // A given is placed by the grid's rule, not a guarded one
                 // (`placed` has guarded rules too: BUG+1's).

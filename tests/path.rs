@@ -174,7 +174,8 @@ fn check_puzzle(engine: &Engine, line: &str, solution: &[u8], what: &str, forcin
         for c in &f.conclusions {
             let rel = if c.placed { placed } else { eliminated };
             let v = [(c.cell / 9 * 32 + c.cell % 9) as i32, i32::from(c.digit)];
-            let origin = db.relations[rel]
+            let origin = db
+                .rel(rel)
                 .find(&v)
                 .and_then(|fact| fact.origin)
                 .expect("a conclusion is a derived fact");

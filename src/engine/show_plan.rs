@@ -802,10 +802,33 @@ best(C, D) :- eliminated(C, D), unless best(C, E) where E < D.
         let (rekey, index) = (var(&e, "rekey"), var(&e, "index:placed"));
         assert_eq!(joins, [(rekey, index, false), (placed, eliminated, true)]);
         let keeps = e.dynamic.var_keeps();
-        assert_eq!(keeps[rekey], Keep::Sorted);
-        assert_eq!(keeps[index], Keep::Sorted);
+        // Re-keyed for the join only: batches, no map of facts.
+        assert_eq!(keeps[rekey], Keep::Batches);
+        assert_eq!(keeps[index], Keep::Batches);
         assert_eq!(keeps[placed], Keep::Facts);
         assert_eq!(keeps[eliminated], Keep::Facts);
+    }
+
+    /// A join's operands that lead into a count keep every fact: a tuple
+    /// arriving twice would count one binding twice.
+    #[test]
+    fn operands_of_a_counted_join_keep_their_facts() {
+        let e = engine(
+            ".decl crowded(c: cell)\n\
+             crowded(C) :- cell(C), count : { placed(A, D), placed(B, D), row(C, R), row(A, R), A != B } >= 2.",
+        );
+        let operands: Vec<VarIdx> = (e.dynamic.ops.iter())
+            .filter_map(|op| match op {
+                Op::Join { left, right, .. } => Some([*left, *right]),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        assert!(!operands.is_empty(), "the count's body joins two relations");
+        let keeps = e.dynamic.var_keeps();
+        for v in operands {
+            assert_ne!(keeps[v], Keep::Batches, "operand {v}");
+        }
     }
 
     /// An extension's conditions on its input tuple alone come first and

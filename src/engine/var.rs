@@ -107,6 +107,14 @@ pub enum Keep {
     /// Only how many arrived: every fact inserted is new by construction,
     /// and nothing reads the variable but operators taking recent facts.
     Count,
+    /// Only the sorted batches, deduplicated within each round and as
+    /// batches merge, not against older facts: for a join's operand that
+    /// is no program relation (a relation re-keyed for the join), whose
+    /// facts nobody looks up or explains. A fact that arrives again makes
+    /// the join find again what it found before, which the join's output
+    /// drops; keeping no map of such operands saves hashing every fact
+    /// (most of what the chains and wings derive).
+    Batches,
 }
 
 /// One relation of a store.
@@ -226,7 +234,7 @@ impl Var {
     /// Adds facts, keeping those not known yet with `origin`. Returns how
     /// many were new.
     pub fn insert(&mut self, tuples: &[Tuple], origin: FactOrigin) -> u32 {
-        if self.keep == Keep::Count {
+        if matches!(self.keep, Keep::Count | Keep::Batches) {
             self.pending.extend_from_slice(tuples);
             self.arrived += tuples.len();
             return tuples.len() as u32;
@@ -268,8 +276,11 @@ impl Var {
             return false;
         }
         let mut recent = std::mem::take(&mut self.pending);
-        if self.keep == Keep::Sorted {
+        if matches!(self.keep, Keep::Sorted | Keep::Batches) {
             recent.sort_unstable();
+            if self.keep == Keep::Batches {
+                recent.dedup();
+            }
             let mut batch = std::mem::replace(&mut self.recent, Relation { elements: recent });
             if !batch.is_empty() {
                 // Merge with smaller batches so there stay few of them.
@@ -304,7 +315,8 @@ impl Var {
         &self.recent
     }
 
-    /// The stable facts as sorted batches (empty unless [`Keep::Sorted`]).
+    /// The stable facts as sorted batches (empty unless [`Keep::Sorted`]
+    /// or [`Keep::Batches`]).
     pub fn stable_batches(&self) -> &[Arc<Relation<Tuple>>] {
         &self.stable
     }

@@ -47,12 +47,74 @@ impl Plan {
                 _ => {}
             }
         }
+        // Facts looked up one by one (a relation's, for guards, origins and
+        // reports; a seed's, read whole), rather than only joined.
+        let mut by_fact = vec![false; self.vars.len()];
+        for &v in self.rel_var.values() {
+            by_fact[v] = true;
+        }
+        for a in &self.aggs {
+            if let SeedSource::Var(v) = a.seed {
+                by_fact[v] = true;
+            }
+        }
+        for op in &self.ops {
+            match op {
+                Op::SeedCheck { seed, .. } => by_fact[*seed] = true,
+                Op::Join {
+                    left,
+                    right,
+                    probe: true,
+                    ..
+                } => {
+                    by_fact[*left] = true;
+                    by_fact[*right] = true;
+                }
+                _ => {}
+            }
+        }
+        let counted = self.feeds_counts(&by_fact);
         for (v, keep) in keeps.iter_mut().enumerate() {
             if streams[v] && !looked_up[v] {
                 *keep = Keep::Count;
+            } else if *keep == Keep::Sorted && !by_fact[v] && !counted[v] {
+                *keep = Keep::Batches;
             }
         }
         keeps
+    }
+
+    /// The variables whose tuples reach an aggregate's counters other than
+    /// through a relation (whose facts are deduplicated on the way). A
+    /// count's body yields each binding once only if every tuple it reads
+    /// arrives once, so these must keep every fact ([`Keep::Batches`]
+    /// would let a tuple arrive twice).
+    fn feeds_counts(&self, relation: &[bool]) -> Vec<bool> {
+        let mut counted = vec![false; self.vars.len()];
+        loop {
+            let mut changed = false;
+            for op in &self.ops {
+                let (inputs, to): (Vec<VarIdx>, Option<&Out>) = match op {
+                    Op::Map { from, to, .. } => (vec![*from], Some(to)),
+                    Op::Extend { source, to, .. } => (vec![*source], Some(to)),
+                    Op::Join {
+                        left, right, to, ..
+                    } => (vec![*left, *right], Some(to)),
+                    Op::SeedCheck { seed, .. } => (vec![*seed], None),
+                };
+                let reaches = to
+                    .is_none_or(|to| to.count.is_some() || (!relation[to.var] && counted[to.var]));
+                for v in inputs {
+                    if reaches && !counted[v] {
+                        counted[v] = true;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return counted;
+            }
+        }
     }
 
     /// The operators reading each variable (see [`Plan::readers`]).
