@@ -134,7 +134,7 @@ pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
     ),
     ("0800", "wings", &["XY-wing"]),
     ("0801", "wings", &["XYZ-wing"]),
-    ("0803", "wings", &["W-wing"]),
+    ("0803", "w_wing", &["W-wing"]),
 ];
 
 /// [`STANDARD_CODES`] as maps.

@@ -61,6 +61,7 @@ fn the_covered_cases_pass_and_hints_name_their_technique() {
         "finned_fish",
         "single_digit",
         "wings",
+        "w_wing",
         "empty_rectangle",
         "multi_colours",
         "uniqueness",

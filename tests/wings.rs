@@ -39,7 +39,7 @@ const SAMPLE: &str = "tests/data/wings/sample.txt";
 const SAMPLE_SOLUTIONS: &str = "tests/data/wings/sample.solutions.txt";
 
 /// The techniques of every run here.
-const TECHNIQUES: &str = "singles,wings";
+const TECHNIQUES: &str = "singles,wings,w_wing";
 
 /// A rules directory to use instead of the built-in library (mutation tests).
 fn rules_override() -> Option<String> {
@@ -236,8 +236,14 @@ fn run_reference(line: &str) -> Outcome {
             break;
         }
         let mut new: BTreeMap<(usize, u8), BTreeSet<Wing>> = BTreeMap::new();
-        for (c, d, wing) in wing_eliminations(&s, &g) {
-            if !s.elim(c, d) {
+        let found = wing_eliminations(&s, &g);
+        // The W-wing's tier comes after the XY- and XYZ-wings': it runs
+        // only where they find nothing.
+        let easier = found
+            .iter()
+            .any(|&(c, d, wing)| wing != Wing::W && !s.elim(c, d));
+        for (c, d, wing) in found {
+            if !s.elim(c, d) && (wing != Wing::W || !easier) {
                 new.entry((c, d)).or_default().insert(wing);
             }
         }
@@ -291,20 +297,25 @@ fn sudolog_facts(number: usize, rest: &[&str]) -> String {
     )
 }
 
-/// `facts --relation eliminated --rule wings` of one puzzle of the sample:
-/// the set of `cell<TAB>digit` lines.
+/// `facts --relation eliminated --rule wings`, then `--rule w_wing`, of one
+/// puzzle of the sample: the eliminations of the three wings, one per line.
 fn sudolog_wing_eliminations(number: usize, format: &str) -> String {
-    sudolog_facts(
-        number,
-        &[
-            "--relation",
-            "eliminated",
-            "--rule",
-            "wings",
-            "--format",
-            format,
-        ],
-    )
+    ["wings", "w_wing"]
+        .iter()
+        .map(|technique| {
+            sudolog_facts(
+                number,
+                &[
+                    "--relation",
+                    "eliminated",
+                    "--rule",
+                    technique,
+                    "--format",
+                    format,
+                ],
+            )
+        })
+        .collect()
 }
 
 /// The name (`file:line`) of the wings rule that derives `eliminated` and
@@ -313,7 +324,14 @@ fn wing_elimination_rule(prefix: &str) -> String {
     static LISTING: OnceLock<Listing> = OnceLock::new();
     LISTING
         .get_or_init(|| check_listing(rules_override().as_deref()))
-        .elimination_rule("wings", prefix)
+        .elimination_rule(
+            if prefix.starts_with("W-wing") {
+                "w_wing"
+            } else {
+                "wings"
+            },
+            prefix,
+        )
 }
 
 // ---------------------------------------------------------------------------

@@ -26,6 +26,7 @@ pub const STANDARD: &[(&str, &str)] = &[
     ),
     ("rules/fish.dl", include_str!("../../rules/fish.dl")),
     ("rules/wings.dl", include_str!("../../rules/wings.dl")),
+    ("rules/w_wing.dl", include_str!("../../rules/w_wing.dl")),
     (
         "rules/single_digit.dl",
         include_str!("../../rules/single_digit.dl"),

@@ -145,7 +145,7 @@ impl Hinter {
                 .map_err(HinterError::Rules)?;
             // One engine per named pattern of the file, in file order
             // (`Naked single` before `Hidden single`, `XY-wing` before
-            // `W-wing`): a pattern that a later one generalises is named for
+            // `XYZ-wing`): a pattern that a later one generalises is named for
             // its own instances.
             for label in conclusion_labels(&alone, &t.name) {
                 let mut one = alone.clone();
