@@ -1,5 +1,6 @@
-//! A snapshot of every fact of a finished solve, with provenance, for
-//! people: facts, queries, explanations and exports read it.
+//! Every fact of a finished solve, with provenance, for people: facts,
+//! queries, explanations, ratings and exports read it. The solve is
+//! borrowed, and each relation's facts are copied out when first read.
 
 use crate::engine::tuple::values;
 use crate::engine::{FactOrigin, Guess, Solve};
@@ -91,7 +92,7 @@ pub struct FactDb<'p> {
     relations: Vec<OnceCell<RelFacts>>,
     /// The guesses on the branch, outermost first.
     pub guesses: Vec<Guess>,
-    /// The last step of the solve.
+    /// The fixpoint step the solve reached: no fact arrived after it.
     pub last_step: u32,
     /// The solve's forcing steps, each with the step its facts arrived at
     /// (see [`FactDb::with_forcing`]).
