@@ -14,8 +14,8 @@ use rustc_hash::FxHashMap;
 
 use super::tuple::{Key, Tuple};
 
-/// Past this many stored output tuples (16 MiB) the memo starts over,
-/// bounding memory per thread.
+/// Past this many stored output tuples (16 MiB) the memo of a scope starts
+/// over, bounding memory per thread (at most [`MAX_SCOPES`] such memos).
 const MAX_OUTPUTS: usize = 1 << 19;
 /// Past this many stored counter rows (1 MiB) the memo starts over. Since
 /// the techniques over digit sets grow sets instead of counting per digit
@@ -111,8 +111,44 @@ impl<T> Default for Tables<T> {
     }
 }
 
-/// One thread's memo. It serves one scope at a time (a thread works for
-/// one engine and grid size at a time); another scope starts it over.
+/// How many scopes a thread's memo keeps at once. Grading and generating
+/// alternate two engines on each puzzle (the one that solves and the one
+/// that counts solutions): with one scope kept, each switch emptied the
+/// memo, and a count took eight times as long.
+const MAX_SCOPES: usize = 2;
+
+/// One thread's memos, one per scope, the one used last at the end.
+#[derive(Default)]
+struct Memos {
+    memos: Vec<Memo>,
+}
+
+impl Memos {
+    /// The memo of `scope`, made the one used last: a scope not kept takes
+    /// the place of the one used longest ago, started over.
+    fn enter(&mut self, scope: u64) -> &mut Memo {
+        match self.memos.iter().position(|m| m.scope == scope) {
+            Some(i) => {
+                let memo = self.memos.remove(i);
+                self.memos.push(memo);
+            }
+            None => {
+                let mut memo = if self.memos.len() >= MAX_SCOPES {
+                    self.memos.remove(0)
+                } else {
+                    Memo::default()
+                };
+                memo.enter(scope);
+                self.memos.push(memo);
+            }
+        }
+        let last = self.memos.len() - 1;
+        &mut self.memos[last]
+    }
+}
+
+/// The memo of one scope (a thread works for one engine and grid size at
+/// a time, or alternates between two: see [`MAX_SCOPES`]).
 #[derive(Default)]
 struct Memo {
     scope: u64,
@@ -135,7 +171,7 @@ impl Memo {
 }
 
 thread_local! {
-    static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
+    static MEMO: RefCell<Memos> = RefCell::new(Memos::default());
 }
 
 static NEXT_SCOPE: AtomicU64 = AtomicU64::new(1);
@@ -151,9 +187,10 @@ pub fn new_scope() -> u64 {
 /// limit, so that its partial outputs are never replayed).
 pub fn forget() {
     MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        m.tuples.clear();
-        m.rows.clear();
+        for memo in &mut m.borrow_mut().memos {
+            memo.tuples.clear();
+            memo.rows.clear();
+        }
     });
 }
 
@@ -210,7 +247,47 @@ fn replay_in<T: Copy>(
 ) {
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        m.enter(scope);
-        tables(&mut m).replay(id as usize, bound, inputs, compute, sink);
+        let memo = m.enter(scope);
+        tables(memo).replay(id as usize, bound, inputs, compute, sink);
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tuple::flat;
+    use std::cell::Cell;
+
+    /// Runs `extend_memoised` on one input in `scope` and returns whether
+    /// the outputs had to be computed (not replayed).
+    fn computed(scope: u64) -> bool {
+        let calls = Cell::new(0);
+        let mut got = Vec::new();
+        extend_memoised(
+            scope,
+            0,
+            &[flat(&[7])],
+            |t, out| {
+                calls.set(calls.get() + 1);
+                out.push(*t);
+            },
+            |outs| got.extend_from_slice(outs),
+        );
+        assert_eq!(got, [flat(&[7])], "the outputs, computed or replayed");
+        calls.get() > 0
+    }
+
+    /// Two engines used in turn (one solving, one counting) keep their
+    /// memos; a third scope takes the place of the one used longest ago.
+    #[test]
+    fn two_scopes_in_turn_keep_their_memos() {
+        let (a, b, c) = (new_scope(), new_scope(), new_scope());
+        assert!(computed(a));
+        assert!(computed(b));
+        assert!(!computed(a), "a's outputs are replayed after b's run");
+        assert!(!computed(b));
+        assert!(computed(c), "a new scope computes");
+        assert!(computed(a), "c took the place of a, used longest ago");
+        assert!(!computed(c));
+    }
 }
