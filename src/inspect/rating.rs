@@ -147,6 +147,13 @@ pub fn rate(db: &FactDb, steps: &[PathStep]) -> Option<Rating> {
 /// them into firings where no rating needs one (only a `+ length` rating
 /// reads a pattern): the same rating, pearl and diamond, at a fraction of
 /// the cost, with no steps listed.
+///
+/// Only the steps that can decide the result are rated: every step up to
+/// the first that places (the diamond and the pearl), and after it, the
+/// steps whose highest possible rating could still be the puzzle's, most
+/// promising first. A chain's step rated 7.2 spares rating the dozens of
+/// singles after it, each of which needs a derivation to tell a box from
+/// a line.
 pub fn rate_facts(db: &FactDb) -> Option<Rating> {
     let mut evs = Evaluators::new(db);
     let floors = unrated_floors(db.program);
@@ -160,59 +167,11 @@ pub fn rate_facts(db: &FactDb) -> Option<Rating> {
             .or_default()
             .push(fact);
     }
+    let mut names: Vec<String> = (by_step.values().flat_map(|rules| rules.keys()))
+        .filter_map(|&id| db.program.rules.get(id))
+        .map(|rule| rule.label().unwrap_or(&rule.technique).to_string())
+        .collect();
     let mut entries: Vec<Entry> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    for (step, rules) in by_step {
-        // The rules whose steps can be rated lowest go first: once the
-        // step's rating is at a rule's floor, its facts need no look.
-        let mut order: Vec<(u32, usize)> = rules
-            .keys()
-            .map(|&r| (lowest_possible(db.program, r, &floors), r))
-            .collect();
-        order.sort_unstable();
-        let mut best: Option<(u32, usize)> = None;
-        let mut places = false;
-        for (lowest, rule_id) in order {
-            let facts = &rules[&rule_id];
-            places |= facts.iter().any(|d| d.conclusion.placed);
-            let Some(rule) = db.program.rules.get(rule_id) else {
-                continue;
-            };
-            names.push(rule.label().unwrap_or(&rule.technique).to_string());
-            if best.is_some_and(|(t, _)| t <= lowest) {
-                continue;
-            }
-            let tenths = if rule.rating.iter().any(|l| l.length_bonus) {
-                firings(&mut evs, rule_id, step, facts)
-                    .iter()
-                    .filter_map(|f| {
-                        let values: Vec<[Value; 2]> =
-                            f.conclusions.iter().map(|c| values(db, c)).collect();
-                        let length = Some(pattern_length(f));
-                        facts_tenths(&mut evs, rule, &values, step, length, &floors)
-                    })
-                    .min()
-            } else {
-                let values: Vec<[Value; 2]> =
-                    facts.iter().map(|d| values(db, &d.conclusion)).collect();
-                facts_tenths(&mut evs, rule, &values, step, None, &floors)
-            };
-            if let Some(t) = tenths
-                && best.is_none_or(|(b, _)| t < b)
-            {
-                best = Some((t, rule_id));
-            }
-        }
-        if let Some((tenths, rule_id)) = best {
-            let rule = &db.program.rules[rule_id];
-            entries.push(Entry {
-                step,
-                tenths,
-                technique: rule.label().unwrap_or(&rule.technique).to_string(),
-                places,
-            });
-        }
-    }
     for (step, f) in branch_forcing(db) {
         let (tenths, name) = forcing_tenths(f);
         entries.push(Entry {
@@ -223,10 +182,149 @@ pub fn rate_facts(db: &FactDb) -> Option<Rating> {
         });
         names.push(name.to_string());
     }
+    let mut later = Vec::new();
+    let mut placed = false;
+    for (&step, rules) in &by_step {
+        if placed {
+            later.push((highest_possible_step(db.program, rules, &floors), step));
+            continue;
+        }
+        if let Some(e) = rate_step(&mut evs, db, step, rules, &floors) {
+            placed = e.places;
+            entries.push(e);
+        }
+    }
+    // The most promising first, so that a high rating found early spares
+    // the rest; among equals the earliest, which `summarise` names.
+    later.sort_by_key(|&(highest, step)| (std::cmp::Reverse(highest), step));
+    for (highest, step) in later {
+        if let Some((top, at)) = hardest_so_far(&entries)
+            && (highest < top || (highest == top && step > at))
+        {
+            continue;
+        }
+        if let Some(e) = rate_step(&mut evs, db, step, &by_step[&step], &floors) {
+            entries.push(e);
+        }
+    }
     summarise(&entries, Vec::new()).map(|r| Rating {
         techniques: sorted_names(names.into_iter()),
         ..r
     })
+}
+
+/// The rating of fixpoint step `step`, whose rules derived `rules`: the
+/// easiest rule's (see [`facts_tenths`]), or `None` if none is rated.
+fn rate_step(
+    evs: &mut Evaluators,
+    db: &FactDb,
+    step: u32,
+    rules: &BTreeMap<usize, Vec<Derived>>,
+    floors: &BTreeMap<u32, u32>,
+) -> Option<Entry> {
+    // The rules whose steps can be rated lowest go first: once the
+    // step's rating is at a rule's floor, its facts need no look.
+    let mut order: Vec<(u32, usize)> = rules
+        .keys()
+        .map(|&r| (lowest_possible(db.program, r, floors), r))
+        .collect();
+    order.sort_unstable();
+    let mut best: Option<(u32, usize)> = None;
+    let places = rules.values().flatten().any(|d| d.conclusion.placed);
+    for (lowest, rule_id) in order {
+        let facts = &rules[&rule_id];
+        let Some(rule) = db.program.rules.get(rule_id) else {
+            continue;
+        };
+        if best.is_some_and(|(t, _)| t <= lowest) {
+            continue;
+        }
+        let tenths = if rule.rating.iter().any(|l| l.length_bonus) {
+            firings(evs, rule_id, step, facts)
+                .iter()
+                .filter_map(|f| {
+                    let values: Vec<[Value; 2]> =
+                        f.conclusions.iter().map(|c| values(db, c)).collect();
+                    let length = Some(pattern_length(f));
+                    facts_tenths(evs, rule, &values, step, length, floors)
+                })
+                .min()
+        } else {
+            let values: Vec<[Value; 2]> = facts.iter().map(|d| values(db, &d.conclusion)).collect();
+            facts_tenths(evs, rule, &values, step, None, floors)
+        };
+        if let Some(t) = tenths
+            && best.is_none_or(|(b, _)| t < b)
+        {
+            best = Some((t, rule_id));
+        }
+    }
+    best.map(|(tenths, rule_id)| {
+        let rule = &db.program.rules[rule_id];
+        Entry {
+            step,
+            tenths,
+            technique: rule.label().unwrap_or(&rule.technique).to_string(),
+            places,
+        }
+    })
+}
+
+/// The rating of the hardest step among `entries` and that step (the
+/// earliest of equals), a step being rated as its easiest entry, as
+/// [`summarise`] rates them.
+fn hardest_so_far(entries: &[Entry]) -> Option<(u32, u32)> {
+    let mut by_step: BTreeMap<u32, u32> = BTreeMap::new();
+    for e in entries {
+        let t = by_step.entry(e.step).or_insert(e.tenths);
+        *t = (*t).min(e.tenths);
+    }
+    let mut hardest: Option<(u32, u32)> = None;
+    for (&step, &t) in &by_step {
+        if hardest.is_none_or(|(top, _)| t > top) {
+            hardest = Some((t, step));
+        }
+    }
+    hardest
+}
+
+/// The highest rating a step whose rules derived `rules` can get: the
+/// least of its rules' highest (see [`highest_possible`]).
+fn highest_possible_step(
+    program: &Program,
+    rules: &BTreeMap<usize, Vec<Derived>>,
+    floors: &BTreeMap<u32, u32>,
+) -> u32 {
+    (rules.keys())
+        .map(|&id| highest_possible(program, id, floors))
+        .min()
+        .unwrap_or(u32::MAX)
+}
+
+/// The highest rating rule `id` can give a step: its tier's floor without
+/// `.rating`, its highest line when every fact is sure to get one (the
+/// last line has no `when`), and no bound otherwise (a `+ length` line,
+/// or facts that may go unrated).
+fn highest_possible(program: &Program, id: usize, floors: &BTreeMap<u32, u32>) -> u32 {
+    let Some(rule) = program.rules.get(id) else {
+        return u32::MAX;
+    };
+    if rule.rating.is_empty() {
+        return floors
+            .range(..=rule.tier)
+            .next_back()
+            .map_or(u32::MAX, |(_, &t)| t);
+    }
+    let bounded = !rule.rating.iter().any(|l| l.length_bonus)
+        && rule.rating.last().is_some_and(|l| l.when.is_empty());
+    if !bounded {
+        return u32::MAX;
+    }
+    rule.rating
+        .iter()
+        .map(|l| l.tenths)
+        .max()
+        .unwrap_or(u32::MAX)
 }
 
 /// One rated firing (or a fixpoint step's easiest), for the summary.
