@@ -112,8 +112,9 @@ pub enum Keep {
     /// is no program relation (a relation re-keyed for the join), whose
     /// facts nobody looks up or explains. A fact that arrives again makes
     /// the join find again what it found before, which the join's output
-    /// drops; keeping no map of such operands saves hashing every fact
-    /// (most of what the chains and wings derive).
+    /// drops; keeping no map of such operands saves its memory (a tenth of
+    /// the peak with every tier on 9x9; the time is about the same, as the
+    /// batches are sorted anyway).
     Batches,
 }
 
