@@ -1,12 +1,14 @@
-//! An independent check of the wings technique (`rules/wings.dl`: XY-wing,
-//! XYZ-wing, W-wing) against a small reference solver written here in plain
-//! Rust, on puzzles where the wings fire (`tests/data/wings/`).
+//! An independent check of the wings (`rules/wings.dl`: XY-wing, XYZ-wing;
+//! `rules/w_wing.dl`: W-wing) against a small reference solver written here
+//! in plain Rust, on puzzles where the wings fire (`tests/data/wings/`).
 //!
-//! Only tiers 0 (grid), 1 (singles) and 6 (wings) run (`--techniques
-//! singles,wings`), so the reference needs nothing else. Its schedule:
-//! grid and singles to a fixpoint; on a stall, every wing elimination the
-//! current candidates allow, all at once, minus those already known; none
-//! left: stop; otherwise apply them, credit them to `wings`, and start over.
+//! Only tiers 0 (grid), 1 (singles), 6 (wings) and 7 (the W-wing) run
+//! (`--techniques singles,wings,w_wing`), so the reference needs nothing
+//! else. Its schedule: grid and singles to a fixpoint; on a stall, every
+//! XY- and XYZ-wing elimination the current candidates allow, all at once,
+//! minus those already known, or if there are none the W-wing's; none
+//! left: stop; otherwise apply them, credit them to the wings, and start
+//! over.
 //! The wing definitions are the usual ones, as the rules' guards make them:
 //! `pair(C, X, Y)` is an open cell whose candidates are exactly X and Y, a
 //! pivot `trio` an open cell with exactly three candidates, and a strong
@@ -274,7 +276,7 @@ fn reference() -> &'static [Outcome] {
 // sudolog's side.
 // ---------------------------------------------------------------------------
 
-/// `solve --logic-only --format json --techniques singles,wings` on the
+/// `solve --logic-only --format json --techniques singles,wings,w_wing` on the
 /// whole sample, one JSON object per puzzle in input order, run once.
 fn solved_json() -> &'static [Value] {
     static JSON: OnceLock<Vec<Value>> = OnceLock::new();
@@ -284,7 +286,7 @@ fn solved_json() -> &'static [Value] {
     })
 }
 
-/// `facts SAMPLE --puzzle NUMBER --logic-only --techniques singles,wings
+/// `facts SAMPLE --puzzle NUMBER --logic-only --techniques singles,wings,w_wing
 /// REST...`: its standard output.
 fn sudolog_facts(number: usize, rest: &[&str]) -> String {
     facts(
