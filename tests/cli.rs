@@ -813,3 +813,33 @@ fn profile_names_each_rule_and_counts_what_it_derived() {
     assert!(stderr.contains("(summed over 2 threads)"), "{stderr}");
     assert!(stderr.contains("rules/singles.dl:"), "{stderr}");
 }
+
+/// `--variant`'s help names every built-in variant (its list is written
+/// by hand, so a new file in `rules/variants/` must be added to it).
+#[test]
+fn the_variant_help_names_every_variant() {
+    let help = stdout_of(sudolog().args(["solve", "--help"]));
+    let mut names: Vec<String> = fs::read_dir("rules/variants")
+        .expect("the variants folder")
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            (path.extension()? == "dl").then(|| path.file_stem()?.to_str().map(String::from))?
+        })
+        .collect();
+    names.sort();
+    assert!(names.len() >= 11, "{names:?}");
+    for name in names {
+        let named = help.match_indices(name.as_str()).any(|(at, _)| {
+            let before = help[..at].chars().next_back();
+            let after = help[at + name.len()..].chars().next();
+            before.is_some_and(char::is_whitespace)
+                && after.is_some_and(|c| matches!(c, ',' | ';' | '.' | ' ' | '\n'))
+        });
+        assert!(named, "`{name}` is missing from --variant's help");
+        let out = sudolog()
+            .args(["check", "--variant", &name])
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "--variant {name} loads");
+    }
+}

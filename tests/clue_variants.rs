@@ -220,6 +220,11 @@ fn check_arrow(g: &Grid, clues: &Clues) -> Result<(), String> {
     Ok(())
 }
 
+/// A cell and its digit as a message shows them: `r1c2 (7)`.
+fn holding(g: &Grid, c: usize) -> String {
+    format!("{} ({})", common::cell_name(c), g[c])
+}
+
 fn adjacent(a: usize, b: usize) -> bool {
     row_of(a).abs_diff(row_of(b)) + col_of(a).abs_diff(col_of(b)) == 1
 }
@@ -237,11 +242,9 @@ fn check_kropki(g: &Grid, clues: &Clues) -> Result<(), String> {
             assert!(adjacent(a, b), "a dot joins neighbours");
             if !holds(g[a], g[b]) {
                 return Err(format!(
-                    "{name} between {} ({}) and {} ({})",
-                    common::cell_name(a),
-                    g[a],
-                    common::cell_name(b),
-                    g[b]
+                    "{name} between {} and {}",
+                    holding(g, a),
+                    holding(g, b)
                 ));
             }
             dotted.push((a.min(b), a.max(b)));
@@ -255,11 +258,9 @@ fn check_kropki(g: &Grid, clues: &Clues) -> Result<(), String> {
                     && (consecutive(g[a], g[b]) || double(g[a], g[b]))
                 {
                     return Err(format!(
-                        "no dot between {} ({}) and {} ({}), which needs one",
-                        common::cell_name(a),
-                        g[a],
-                        common::cell_name(b),
-                        g[b]
+                        "no dot between {} and {}, which needs one",
+                        holding(g, a),
+                        holding(g, b)
                     ));
                 }
             }

@@ -197,13 +197,16 @@ pub fn rate_facts(db: &FactDb) -> Option<Rating> {
     // The most promising first, so that a high rating found early spares
     // the rest; among equals the earliest, which `summarise` names.
     later.sort_by_key(|&(highest, step)| (std::cmp::Reverse(highest), step));
+    let mut hardest = Hardest::default();
+    entries.iter().for_each(|e| hardest.add(e));
     for (highest, step) in later {
-        if let Some((top, at)) = hardest_so_far(&entries)
+        if let Some((top, at)) = hardest.top
             && (highest < top || (highest == top && step > at))
         {
             continue;
         }
         if let Some(e) = rate_step(&mut evs, db, step, &by_step[&step], &floors) {
+            hardest.add(&e);
             entries.push(e);
         }
     }
@@ -270,22 +273,38 @@ fn rate_step(
     })
 }
 
-/// The rating of the hardest step among `entries` and that step (the
-/// earliest of equals), a step being rated as its easiest entry, as
-/// [`summarise`] rates them.
-fn hardest_so_far(entries: &[Entry]) -> Option<(u32, u32)> {
-    let mut by_step: BTreeMap<u32, u32> = BTreeMap::new();
-    for e in entries {
-        let t = by_step.entry(e.step).or_insert(e.tenths);
-        *t = (*t).min(e.tenths);
-    }
-    let mut hardest: Option<(u32, u32)> = None;
-    for (&step, &t) in &by_step {
-        if hardest.is_none_or(|(top, _)| t > top) {
-            hardest = Some((t, step));
+/// The steps rated so far, each as its easiest entry, and the hardest of
+/// them with its step (the earliest of equals), as [`summarise`] reads
+/// them: kept up to date entry by entry.
+#[derive(Default)]
+struct Hardest {
+    by_step: BTreeMap<u32, u32>,
+    top: Option<(u32, u32)>,
+}
+
+impl Hardest {
+    fn add(&mut self, e: &Entry) {
+        let t = self.by_step.entry(e.step).or_insert(u32::MAX);
+        if e.tenths >= *t {
+            return;
+        }
+        let lowered = *t != u32::MAX;
+        *t = e.tenths;
+        if lowered {
+            // A second entry of one step made it easier: look again.
+            self.top = None;
+            for (&step, &t) in &self.by_step {
+                if self.top.is_none_or(|(top, _)| t > top) {
+                    self.top = Some((t, step));
+                }
+            }
+        } else if self
+            .top
+            .is_none_or(|(top, at)| e.tenths > top || (e.tenths == top && e.step < at))
+        {
+            self.top = Some((e.tenths, e.step));
         }
     }
-    hardest
 }
 
 /// The highest rating a step whose rules derived `rules` can get: the
