@@ -418,7 +418,7 @@ impl<'a> PlanText<'a> {
                 let spec = &self.engine.indexes.specs[*index];
                 let arity = self.engine.lowered.rels[spec.rel].arity;
                 let mut cols = vec!["_".to_string(); arity];
-                for (&c, e) in spec.key.iter().chain(&spec.val).zip(key) {
+                for (&c, e) in spec.key.iter().chain(&spec.val).zip(&key.slots) {
                     if let Some(col) = cols.get_mut(c) {
                         *col = self.column_value(Some(spec.rel), c, e);
                     }
@@ -426,7 +426,9 @@ impl<'a> PlanText<'a> {
                 let name = &self.engine.lowered.rels[spec.rel].name;
                 write!(f, "!{name}({})", cols.join(", "))
             }
-            Check::Unknown { guard, key, bound } => self.guard(f, *guard, key, bound.as_ref()),
+            Check::Unknown { guard, key, bound } => {
+                self.guard(f, *guard, &key.slots, bound.as_ref())
+            }
         }
     }
 

@@ -75,24 +75,37 @@ pub fn values(t: &Tuple, n: usize) -> Vec<Value> {
 
 /// An operator's view of the values it can read: a left tuple and a half
 /// contributed by the right side (a join's right value or a proposed
-/// extension), addressed as slots `0..FRAME`.
+/// extension), addressed as slots `0..FRAME`, and a half of zeros after
+/// them (see [`Frame::ZERO`]).
+///
+/// Four halves, so that a slot is found with a shift and a mask, without a
+/// division or a bounds check: every check and emit of every candidate
+/// binding reads slots. (Copying the values into one array instead made
+/// fewer instructions but a slower solve.)
 #[derive(Clone, Copy)]
 pub struct Frame<'a> {
-    halves: [&'a Half; 3],
+    halves: [&'a Half; 4],
 }
 
+/// The half of zeros past a frame's values.
+static ZEROS: Half = [0; HALF];
+
 impl<'a> Frame<'a> {
+    /// A slot past the values, always 0 (what an emit's constant or unused
+    /// slot reads before it is filled in).
+    pub const ZERO: usize = FRAME;
+
     /// A frame over a left tuple and a right half.
     #[inline]
     pub fn new(left: &'a Tuple, right: &'a Half) -> Frame<'a> {
         Frame {
-            halves: [&left.0, &left.1, right],
+            halves: [&left.0, &left.1, right, &ZEROS],
         }
     }
 
     /// Slot `i` of the frame.
     #[inline]
     pub fn get(&self, i: usize) -> Value {
-        self.halves[(i / HALF) % 3][i % HALF]
+        self.halves[(i / HALF) & 3][i % HALF]
     }
 }

@@ -548,7 +548,10 @@ impl Builder<'_> {
             };
             let index = self.indexes.id(spec);
             self.indexes.probed.insert(index);
-            checks.push(Check::Absent { index, key });
+            checks.push(Check::Absent {
+                index,
+                key: Emit::new(key),
+            });
             false
         });
         (env, checks)
@@ -591,7 +594,11 @@ impl Builder<'_> {
                     self.plan.guards.len() - 1
                 }
             };
-            checks.push(Check::Unknown { guard, key, bound });
+            checks.push(Check::Unknown {
+                guard,
+                key: Emit::new(key),
+                bound,
+            });
         }
         Some(checks)
     }

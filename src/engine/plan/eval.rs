@@ -2,7 +2,7 @@
 //! [`emit`] run once per candidate binding in every operator, the hottest
 //! code of a solve, and are apart from the planning that writes them.
 
-use super::ops::{CExpr, Check, Emit, Lookup};
+use super::ops::{Check, Emit, Lookup};
 use crate::engine::tuple::{FRAME, Frame, HALF, SLOTS, Tuple};
 
 /// Evaluates checks on a frame; `absent` says whether a tuple is missing
@@ -34,14 +34,11 @@ pub fn passes(checks: &[Check], frame: &Frame, absent: &dyn Fn(Lookup, &Tuple) -
     })
 }
 
-/// The tuple a negation or a guard looks up; `None` on overflow.
+/// The tuple a negation or a guard looks up (built as an output is);
+/// `None` on overflow.
 #[inline]
-fn lookup_key(key: &[CExpr], frame: &Frame) -> Option<Tuple> {
-    let mut t = crate::engine::tuple::EMPTY;
-    for (i, e) in key.iter().enumerate() {
-        crate::engine::tuple::set_slot(&mut t, i, e.eval_in(frame)?);
-    }
-    Some(t)
+fn lookup_key(key: &Emit, frame: &Frame) -> Option<Tuple> {
+    emit(key, frame)
 }
 
 /// Builds an operator's output tuple; `None` on arithmetic overflow.
@@ -49,13 +46,9 @@ fn lookup_key(key: &[CExpr], frame: &Frame) -> Option<Tuple> {
 pub fn emit(emit: &Emit, frame: &Frame) -> Option<Tuple> {
     let mut t = crate::engine::tuple::EMPTY;
     if let Some(fast) = &emit.fast {
-        for (i, s) in fast.iter().enumerate().take(SLOTS) {
-            let v = s.get(frame);
-            if i < HALF {
-                t.0[i] = v;
-            } else {
-                t.1[i - HALF] = v;
-            }
+        for i in 0..HALF {
+            t.0[i] = frame.get(usize::from(fast.picks[i])) | fast.base.0[i];
+            t.1[i] = frame.get(usize::from(fast.picks[HALF + i])) | fast.base.1[i];
         }
         return Some(t);
     }

@@ -4,7 +4,7 @@
 //! writes, the store runs and `show_plan` words; it is apart so that each
 //! of them reads it without the others.
 
-use crate::engine::tuple::{Frame, HALF, Tuple};
+use crate::engine::tuple::{EMPTY, Frame, HALF, SLOTS, Tuple, set_slot};
 use crate::lang::program::{Expr, RelId, Value};
 use crate::lang::value::{CmpOp, Fold, WhereOp};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -198,7 +198,7 @@ pub enum Check {
         /// The index to look in.
         index: IndexId,
         /// Values for the index's key then value columns.
-        key: Vec<CExpr>,
+        key: Emit,
     },
     /// A guard: the tuple built from `key` (the atom's columns other than
     /// `_`, in order) must not be known before the current round; with
@@ -208,7 +208,7 @@ pub enum Check {
         /// The guard (index in [`Plan::guards`]).
         guard: GuardId,
         /// Values for the looked-up columns.
-        key: Vec<CExpr>,
+        key: Emit,
         /// The comparison of a guard's `where`, and what it compares with.
         bound: Option<(WhereOp, CExpr)>,
     },
@@ -230,13 +230,39 @@ pub struct Emit {
     /// Expressions for slots `0..SLOTS`.
     pub slots: Vec<CExpr>,
     /// The same when every slot is simple (the usual case).
-    pub fast: Option<Vec<Simple>>,
+    pub fast: Option<FastEmit>,
+}
+
+/// An emit whose slots are all frame slots or constants, as a gather: the
+/// output is built from the frame without a branch per slot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FastEmit {
+    /// The frame slot each output slot copies ([`Frame::ZERO`] for a
+    /// constant or an unused slot).
+    pub picks: [u8; SLOTS],
+    /// The constants in their slots, 0 elsewhere: an output slot is its
+    /// pick or'ed with its base, one of which is 0.
+    pub base: Tuple,
 }
 
 impl Emit {
     /// An emit from per-slot expressions.
     pub fn new(slots: Vec<CExpr>) -> Emit {
-        let fast = slots.iter().map(CExpr::simple).collect();
+        let fast = slots
+            .iter()
+            .map(CExpr::simple)
+            .collect::<Option<Vec<Simple>>>()
+            .map(|simple| {
+                let mut picks = [Frame::ZERO as u8; SLOTS];
+                let mut base = EMPTY;
+                for (i, s) in simple.into_iter().enumerate().take(SLOTS) {
+                    match s {
+                        Simple::Slot(from) => picks[i] = from,
+                        Simple::Const(c) => set_slot(&mut base, i, c),
+                    }
+                }
+                FastEmit { picks, base }
+            });
         Emit { slots, fast }
     }
 }
@@ -375,9 +401,9 @@ pub fn reads_right(check: &Check) -> bool {
             .iter()
             .any(|x| matches!(x, Simple::Slot(s) if *s as usize >= 2 * HALF)),
         Check::Cmp(a, _, b) => right(a) || right(b),
-        Check::Absent { key, .. } => key.iter().any(right),
+        Check::Absent { key, .. } => key.slots.iter().any(right),
         Check::Unknown { key, bound, .. } => {
-            key.iter().any(right) || bound.as_ref().is_some_and(|(_, e)| right(e))
+            key.slots.iter().any(right) || bound.as_ref().is_some_and(|(_, e)| right(e))
         }
     }
 }
