@@ -278,7 +278,7 @@ impl Var {
         }
         let mut recent = std::mem::take(&mut self.pending);
         if matches!(self.keep, Keep::Sorted | Keep::Batches) {
-            recent.sort_unstable();
+            super::tuple::sort_tuples(&mut recent);
             if self.keep == Keep::Batches {
                 recent.dedup();
             }
