@@ -633,3 +633,67 @@ fn generate_makes_killers_with_random_cages_that_decide_the_grid() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--variant killer"), "{stderr}");
 }
+
+#[test]
+fn the_readmes_rule_over_a_cages_placed_sum_is_sound_and_fires() {
+    // The README's example of a sum over the solving state: digits too large
+    // for what a cage's placed digits leave go from its open cells. On the
+    // first 20 killers it must derive eliminations of its own, and none
+    // that contradicts a solution.
+    let rule = "eliminated(C, D) :- cage(C, G), cage_sum(G, S), digit(D),\n    \
+                P = sum X : { cage(Y, G), placed(Y, X) }, P + D > S, unless placed(C, _).\n";
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let file = dir.path().join("cage_room.dl");
+    std::fs::write(&file, format!(".tier 1\n{rule}")).expect("written");
+    let take = |path: &str| -> String {
+        let lines: Vec<String> = read_lines(path)
+            .into_iter()
+            .filter(|l| !l.starts_with('#'))
+            .take(20)
+            .collect();
+        lines.join("\n") + "\n"
+    };
+    let puzzles = dir.path().join("killers.txt");
+    let solutions = dir.path().join("killers.solutions.txt");
+    std::fs::write(&puzzles, take("tests/data/variants/killer100.txt")).expect("written");
+    std::fs::write(
+        &solutions,
+        take("tests/data/variants/killer100.solutions.txt"),
+    )
+    .expect("written");
+    let out = sudolog()
+        .args(["verify-rules", "--variant", "killer", "--rules-add"])
+        .arg(&file)
+        .arg("--against")
+        .arg(&puzzles)
+        .arg("--solutions")
+        .arg(&solutions)
+        .output()
+        .expect("sudolog runs");
+    let (stdout, stderr) = common::text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("20 puzzles"), "{stdout}");
+    assert!(
+        stdout.contains("no rule derived a fact that contradicts"),
+        "{stdout}"
+    );
+    let out = sudolog()
+        .args([
+            "facts",
+            "--variant",
+            "killer",
+            "--relation",
+            "eliminated",
+            "--rules-add",
+        ])
+        .arg(&file)
+        .arg(&puzzles)
+        .output()
+        .expect("sudolog runs");
+    let (stdout, stderr) = common::text(&out);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stdout.contains("cage_room.dl:2"),
+        "the rule never fired:\n{stdout}"
+    );
+}

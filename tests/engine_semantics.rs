@@ -1643,6 +1643,93 @@ gone(C, M) :- cell(C), M = set E : { eliminated(C, E) }.
 }
 
 #[test]
+fn a_sum_and_a_max_over_the_state_grow_through_what_is_placed() {
+    // `total(U, P)`: P is the sum of the digits placed in unit U so far,
+    // `top(U, M)` their largest, and `full(U)` that their sum passed 44 (a
+    // comparison that stays true as the sum grows). A fact's value is at
+    // most what was placed in U before its step, a unit's values grow, and
+    // its last one is that of every digit it holds at the end.
+    let text = r#"
+.decl total(u: unit, p: number)
+total(U, P) :- unit(U), P = sum X : { in_unit(C, U), placed(C, X) }.
+.decl top(u: unit, m: number)
+top(U, M) :- unit(U), M = max X : { in_unit(C, U), placed(C, X) }.
+.decl full(u: unit)
+full(U) :- unit(U), P = sum X : { in_unit(C, U), placed(C, X) }, P + 1 > 44.
+"#;
+    let engine = standard_engine(Some(text));
+    let mut solved_units = 0;
+    for line in [ESSAY, STALL_1, STALL_2] {
+        let givens = cells(line);
+        let solve = run_to_end(&engine, &givens);
+        let placed = facts_with_steps(&solve, "placed");
+        let mut unit_cells: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+        for v in facts_with_steps(&solve, "in_unit").into_keys() {
+            unit_cells.entry(v[1]).or_default().insert(v[0]);
+        }
+        assert_eq!(unit_cells.len(), 27);
+        for (relation, fold) in [("total", 0), ("top", 1)] {
+            let facts = facts_with_steps(&solve, relation);
+            let mut last: BTreeMap<i64, (i64, u32)> = BTreeMap::new();
+            for (v, step) in &facts {
+                let (u, value) = (v[0], v[1]);
+                let known: Vec<i64> = placed
+                    .iter()
+                    .filter(|(p, at)| **at < *step && unit_cells[&u].contains(&p[0]))
+                    .map(|(p, _)| p[1])
+                    .collect();
+                let expected = if fold == 0 {
+                    known.iter().sum::<i64>()
+                } else {
+                    known.iter().copied().max().unwrap_or(0)
+                };
+                assert!(
+                    value <= expected,
+                    "{line}: {relation} {u} {value} > {expected}"
+                );
+                // Facts come in order of their values: a larger value of a
+                // unit never arrives before a smaller one.
+                if let Some(&(before, at)) = last.get(&u) {
+                    assert!(
+                        at <= *step,
+                        "{line}: {relation} {u}: {before} after {value}"
+                    );
+                }
+                last.insert(u, (value, *step));
+            }
+            // At the end, each unit's last value is that of all it holds.
+            for (u, cells) in &unit_cells {
+                let digits: Vec<i64> = (placed.keys())
+                    .filter(|p| cells.contains(&p[0]))
+                    .map(|p| p[1])
+                    .collect();
+                let want = if fold == 0 {
+                    digits.iter().sum::<i64>()
+                } else {
+                    digits.iter().copied().max().unwrap_or(0)
+                };
+                let got = last.get(u).map_or(0, |&(v, _)| v);
+                assert_eq!(got, want, "{line}: {relation} {u}");
+            }
+        }
+        let full: BTreeSet<i64> = facts_with_steps(&solve, "full")
+            .into_keys()
+            .map(|v| v[0])
+            .collect();
+        let complete: BTreeSet<i64> = (unit_cells.iter())
+            .filter(|(_, cells)| placed.keys().filter(|p| cells.contains(&p[0])).count() == 9)
+            .map(|(u, _)| *u)
+            .collect();
+        assert_eq!(full, complete, "{line}");
+        solved_units += complete.len();
+    }
+    assert!(
+        solved_units >= 27,
+        "the essay puzzle is solved: {solved_units}"
+    );
+}
+
+#[test]
 fn an_exact_count_sees_groups_that_arrive_after_the_first_fixpoint() {
     // The groups of `= 3` come from `placed`: those placed after the first
     // fixpoint must be counted too (issue 14, item 2: only the given 4 was).

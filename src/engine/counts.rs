@@ -135,17 +135,35 @@ impl Store {
             }
             Counters::Folds(values) => {
                 let (slot, fold) = (a.elem_slot.unwrap_or_default(), a.fold);
+                let mut touched = FxHashSet::default();
                 for t in tuples {
                     let x = i64::from(super::tuple::slot(t, slot));
-                    let acc = values.entry(key_prefix(t, a.key_len));
+                    let key = key_prefix(t, a.key_len);
+                    let acc = values.entry(key);
                     let before = match &acc {
                         std::collections::hash_map::Entry::Occupied(o) => Some(*o.get()),
                         std::collections::hash_map::Entry::Vacant(_) => None,
                     };
                     let folded = fold.map_or(x, |f| f.step(before, x));
                     *acc.or_insert(folded) = folded;
+                    if a.grows && before != Some(folded) && touched.insert(key) {
+                        reached.push(key);
+                    }
                 }
-                // Emitted once complete, by `finalize_exact_counts`.
+                // Over the state, a value that grew is emitted once a
+                // batch, as it ends up (a sum past the values' range has
+                // no value, and stops); over static relations, once
+                // complete, by `finalize_exact_counts`.
+                reached.retain_mut(|fact| {
+                    let folded = values.get(fact).copied();
+                    match folded.and_then(|v| Value::try_from(v).ok()) {
+                        Some(v) => {
+                            super::tuple::set_slot(fact, a.key_len, v);
+                            true
+                        }
+                        None => false,
+                    }
+                });
             }
             Counters::Sets(sets) => {
                 let slot = a.elem_slot.unwrap_or_default();

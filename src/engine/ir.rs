@@ -96,11 +96,13 @@ pub struct AggDef {
     /// A set (`V = set X : {...}`): the position of `X` among `local`;
     /// `reached` gets the set as its last column.
     pub elem: Option<usize>,
-    /// A set over the state: it grows, and `reached` gets the group again
-    /// each time it does (with the larger set), rather than once complete.
+    /// A set, a `sum` of digits or a `max` over the state: it grows, and
+    /// `reached` gets the group again each time it does (with the larger
+    /// value), rather than once complete.
     pub grows: bool,
-    /// `sum`, `min` or `max` of the `elem` values (over static relations):
-    /// `reached` gets the group with the folded value, once complete.
+    /// `sum`, `min` or `max` of the `elem` values: `reached` gets the group
+    /// with the folded value, once complete (over static relations) or
+    /// each time it grows (over the state).
     pub fold: Option<Fold>,
     /// The comparison; `>=`/`>` are incremental, others wait for the
     /// counts to be complete (only over static relations).
@@ -443,7 +445,7 @@ fn lower_rule(rule: &crate::lang::program::Rule, out: &mut Lowered) {
             elem: agg
                 .elem
                 .and_then(|e| agg.local.iter().position(|&v| v == e)),
-            grows: agg.elem.is_some() && agg.fold.is_none() && body_dynamic,
+            grows: agg.elem.is_some() && body_dynamic,
             fold: agg.fold,
             op: agg.op,
             bound: agg.bound.clone(),

@@ -361,7 +361,8 @@ pub struct PlanAgg {
     pub value: bool,
     /// A set (`V = set X : {...}`): the slot of `X` in the body's output.
     pub elem_slot: Option<usize>,
-    /// A set over the state: each group is emitted whenever its set grows.
+    /// A set, a `sum` of digits or a `max` over the state: each group is
+    /// emitted whenever its value grows.
     pub grows: bool,
     /// A value aggregate: the `elem_slot` values folded by group.
     pub fold: Option<Fold>,

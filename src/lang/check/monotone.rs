@@ -1,8 +1,10 @@
 //! Monotonicity: the solving state (`placed`, `eliminated`) only grows,
 //! so a rule over it must stay true as it does. Which relations change
 //! during a solve is found first (everything that reads the state); then a
-//! negation of such a relation, a guard of one that does not change, and a
-//! count over the state compared other than with `>=`/`>` are errors.
+//! negation of such a relation, a guard of one that does not change, a
+//! count over the state compared other than with `>=`/`>`, and a value
+//! over the state that could shrink (`min`, a sum of numbers that may be
+//! negative) or is read as if it were final are errors.
 
 use super::Checker;
 use super::safety::mark_vars;
@@ -11,6 +13,7 @@ use crate::lang::ast::Span;
 use crate::lang::builtin::Builtin;
 use crate::lang::diag::Diagnostic;
 use crate::lang::program::{Arg, Expr, Literal, Rule, VarId, body_relations};
+use crate::lang::value::{Fold, Type};
 
 impl Checker<'_> {
     /// Marks the relations whose facts change as the solve goes on
@@ -57,8 +60,89 @@ impl Checker<'_> {
     /// derives stays true as the state grows.
     pub(super) fn check_monotone(&mut self, rules: &[Rule]) {
         for r in rules {
-            self.check_monotone_body(&r.body);
+            self.check_monotone_body(&r.body, &r.var_types);
             self.check_grown_sets(&r.body, &r.head, r.var_names.len());
+            self.check_grown_values(&r.body, r.var_names.len());
+        }
+    }
+
+    /// A `sum` of digits or a `max` over the state only grows: bound to a
+    /// variable (`P = sum X : { ... }`), the rule derives its head again
+    /// each time it does, so a fact holding it says "at least P". The rule
+    /// may compare it only in a way that stays true as it grows (`P >= k`,
+    /// `P + D > S`), or pass it to the head.
+    fn check_grown_values(&mut self, body: &[Literal], vars: usize) {
+        let mut grown: Vec<VarId> = Vec::new();
+        for lit in body {
+            if let Literal::Count(agg) = lit
+                && agg.fold.is_some()
+                && let Some(v) = agg.value
+            {
+                let mut deps = Vec::new();
+                body_relations(&agg.body, &mut deps);
+                if deps.iter().any(|(rel, _)| self.relations[*rel].dynamic) {
+                    grown.push(v);
+                }
+            }
+        }
+        if grown.is_empty() {
+            return;
+        }
+        // Read anywhere but in a comparison (an atom, a count's body or
+        // bound), the value would be matched or counted as it is now.
+        for lit in body {
+            let read = match lit {
+                Literal::Cmp(..) => continue,
+                Literal::Count(agg) if agg.value.is_some_and(|v| grown.contains(&v)) => {
+                    let mut seen = vec![false; vars];
+                    for l in &agg.body {
+                        mark_vars(l, &mut seen, true);
+                    }
+                    seen
+                }
+                _ => {
+                    let mut seen = vec![false; vars];
+                    mark_vars(lit, &mut seen, true);
+                    seen
+                }
+            };
+            if grown.iter().any(|&v| read.get(v).copied().unwrap_or(false)) {
+                let span = match lit {
+                    Literal::Atom(a) | Literal::Neg(a) | Literal::Guard(a) => a.span,
+                    Literal::Count(agg) => agg.span,
+                    Literal::Cmp(..) => continue,
+                };
+                self.error(
+                    Diagnostic::new(span, "a value that grows over the solving state is read as if it were final")
+                        .label("reads it")
+                        .help("a `sum` or `max` over `placed`/`eliminated` grows as they do: compare it as a lower bound (`P >= k`, `P + D > S`), or pass it to the head, where the fact says \"at least P\""),
+                );
+            }
+        }
+        for lit in body {
+            let Literal::Cmp(l, op, r, span) = lit else {
+                continue;
+            };
+            // `big >= small` stays true while `big` only grows and `small`
+            // only shrinks; `=` and `!=` only if neither side moves.
+            let rising_over = |big: &Expr, small: &Expr| {
+                matches!(growth(big, &grown), Growth::Fixed | Growth::Up)
+                    && matches!(growth(small, &grown), Growth::Fixed | Growth::Down)
+            };
+            let stays = match op {
+                CmpOp::Ge | CmpOp::Gt => rising_over(l, r),
+                CmpOp::Le | CmpOp::Lt => rising_over(r, l),
+                CmpOp::Eq | CmpOp::Ne => {
+                    growth(l, &grown) == Growth::Fixed && growth(r, &grown) == Growth::Fixed
+                }
+            };
+            if !stays {
+                self.error(
+                    Diagnostic::new(*span, "a comparison with a value that grows over the solving state is not monotone")
+                        .label("can become false later")
+                        .help("a `sum` or `max` over `placed`/`eliminated` grows as they do: compare it so that growing keeps the comparison true (`P >= k`, `P + D > S`, `S < P`), or pass it to the head"),
+                );
+            }
         }
     }
 
@@ -293,7 +377,7 @@ impl Checker<'_> {
         }
     }
 
-    fn check_monotone_body(&mut self, body: &[Literal]) {
+    fn check_monotone_body(&mut self, body: &[Literal], types: &[Type]) {
         for lit in body {
             match lit {
                 Literal::Neg(a) if self.relations[a.rel].dynamic => {
@@ -321,16 +405,22 @@ impl Checker<'_> {
                     let mut deps = Vec::new();
                     body_relations(&agg.body, &mut deps);
                     let dynamic = deps.iter().any(|(rel, _)| self.relations[*rel].dynamic);
-                    if let (true, Some(fold)) = (dynamic, agg.fold) {
-                        let name = fold.name();
-                        self.error(
-                            Diagnostic::new(agg.span, format!("`{name}` over the solving state is not supported"))
+                    let elem_type = agg.elem.and_then(|e| types.get(e)).copied();
+                    match (dynamic, agg.fold) {
+                        (true, Some(Fold::Min)) => self.error(
+                            Diagnostic::new(agg.span, "`min` over the solving state is not supported")
                                 .label("reads the solving state")
-                                .help(format!("`{name}` folds static relations only (cages, sums, positions): its value over `placed`/`eliminated` could change as they grow; count what grows instead, with a threshold: `count : {{ ... }} >= k`")),
-                        );
+                                .help("the least value over `placed`/`eliminated` shrinks as they grow, so a fact about it could stop holding: fold with `max`, or `sum` digits, which only grow, and compare as a lower bound (`P >= k`)"),
+                        ),
+                        (true, Some(Fold::Sum)) if elem_type != Some(Type::Digit) => self.error(
+                            Diagnostic::new(agg.span, "`sum` over the solving state adds digits only")
+                                .label("sums what may not be a digit")
+                                .help("a sum over `placed`/`eliminated` must only grow as they do: digits are positive, other numbers may not be; sum a digit variable (`sum X : { placed(C, X), cage(C, G) }`)"),
+                        ),
+                        _ => {}
                     }
-                    // A set over the state grows, and a fact is derived
-                    // for each set it grows through: monotone.
+                    // A set or a value over the state grows, and a fact is
+                    // derived for each value it grows through: monotone.
                     if dynamic && agg.elem.is_none() && !matches!(agg.op, CmpOp::Ge | CmpOp::Gt) {
                         self.error(
                             Diagnostic::new(agg.span, format!("`count : {{ ... }} {} ...` over the solving state is not monotone", agg.op))
@@ -338,9 +428,49 @@ impl Checker<'_> {
                                 .help("counts over `placed`/`eliminated` only grow, so only thresholds are stable: write `count : { ... } >= k` (e.g. \"at least N - 1 other digits are eliminated\" instead of \"one candidate is left\")"),
                         );
                     }
-                    self.check_monotone_body(&agg.body);
+                    self.check_monotone_body(&agg.body, types);
                 }
                 _ => {}
+            }
+        }
+    }
+}
+
+/// How an expression moves as the values that grow over the state do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Growth {
+    /// It reads none of them.
+    Fixed,
+    /// It never gets smaller.
+    Up,
+    /// It never gets larger.
+    Down,
+    /// Either way, or no telling (a product, a quotient).
+    Any,
+}
+
+/// How `e` moves as the variables `grown` grow.
+fn growth(e: &Expr, grown: &[VarId]) -> Growth {
+    let flip = |g: Growth| match g {
+        Growth::Up => Growth::Down,
+        Growth::Down => Growth::Up,
+        g => g,
+    };
+    let add = |a: Growth, b: Growth| match (a, b) {
+        (Growth::Fixed, g) | (g, Growth::Fixed) => g,
+        (x, y) if x == y => x,
+        _ => Growth::Any,
+    };
+    match e {
+        Expr::Var(v) if grown.contains(v) => Growth::Up,
+        Expr::Var(_) | Expr::Const(_) => Growth::Fixed,
+        Expr::Add(a, b) => add(growth(a, grown), growth(b, grown)),
+        Expr::Sub(a, b) => add(growth(a, grown), flip(growth(b, grown))),
+        Expr::Neg(a) => flip(growth(a, grown)),
+        Expr::Mul(a, b) | Expr::Div(a, b) | Expr::Mod(a, b) => {
+            match (growth(a, grown), growth(b, grown)) {
+                (Growth::Fixed, Growth::Fixed) => Growth::Fixed,
+                _ => Growth::Any,
             }
         }
     }
@@ -404,6 +534,58 @@ mod tests {
             gone(C, T) :- cell(C), M = set E : { eliminated(C, E), E > 1 }, T = M + 2.
             .decl small(c: cell)
             small(C) :- cell(C), M = set D : { digit(D), D < 3 }, M < 8.",
+        );
+    }
+
+    #[test]
+    fn a_sum_of_digits_or_a_max_over_the_state_is_a_lower_bound() {
+        // Recorded in the head ("at least P"), or compared so that growing
+        // keeps the comparison true: fine.
+        passes(
+            ".decl total(u: unit, p: number)
+            total(U, P) :- unit(U), P = sum X : { in_unit(C, U), placed(C, X) }.
+            .decl over(u: unit, d: digit)
+            over(U, D) :- unit(U), digit(D), P = sum X : { in_unit(C, U), placed(C, X) }, P + D > 45.
+            .decl high(u: unit)
+            high(U) :- unit(U), M = max X : { in_unit(C, U), placed(C, X) }, 7 < M.",
+        );
+        // "Still small" can stop holding; so can anything computed from it
+        // that the rule then reads, or an atom that matches it.
+        let message = "a comparison with a value that grows over the solving state is not monotone";
+        for rule in [
+            "few(U) :- unit(U), P = sum X : { in_unit(C, U), placed(C, X) }, P < 40.",
+            "few(U) :- unit(U), P = sum X : { in_unit(C, U), placed(C, X) }, 45 - P >= 5.",
+            "few(U) :- unit(U), P = max X : { in_unit(C, U), placed(C, X) }, P * 2 > 9.",
+            "few(U) :- unit(U), P = max X : { in_unit(C, U), placed(C, X) }, P != 3.",
+        ] {
+            assert_eq!(
+                errors(&format!(".decl few(u: unit)\n{rule}")),
+                [message],
+                "{rule}"
+            );
+        }
+        assert_eq!(
+            errors(
+                ".decl few(u: unit)
+                few(U) :- unit(U), P = sum X : { in_unit(C, U), placed(C, X) },
+                    count : { digit(D), D >= P } >= 3."
+            ),
+            ["a value that grows over the solving state is read as if it were final"]
+        );
+        // The least value shrinks; a sum of what may be negative may too.
+        assert_eq!(
+            errors(
+                ".decl low(u: unit, m: number)
+                low(U, M) :- unit(U), M = min X : { in_unit(C, U), placed(C, X) }."
+            ),
+            ["`min` over the solving state is not supported"]
+        );
+        assert_eq!(
+            errors(
+                ".decl cells(u: unit, p: number)
+                cells(U, P) :- unit(U), P = sum K : { in_unit(C, U), placed(C, X), K = X - 5 }."
+            ),
+            ["`sum` over the solving state adds digits only"]
         );
     }
 
