@@ -222,7 +222,8 @@ pub enum AggFunc {
         span: Span,
     },
     /// `sum X : { ... }`, `min X`, `max X`: the values of `X` over the
-    /// body's bindings folded into one (static relations only).
+    /// body's bindings folded into one (over the solving state, only a
+    /// `sum` of digits or a `max`: see the checker's `monotone` pass).
     Fold {
         /// Which fold.
         fold: Fold,

@@ -181,14 +181,16 @@ pub struct Aggregate {
     pub group: Vec<VarId>,
     /// Variables local to the body: what is counted (distinct bindings).
     pub local: Vec<VarId>,
-    /// `V = count : { ... }` with `V` unbound: the count is bound to `V`
-    /// (only over static relations) instead of being compared.
+    /// `V = count : { ... }` with `V` unbound: the count (over static
+    /// relations), the set or the folded value is bound to `V` instead of
+    /// being compared.
     pub value: Option<VarId>,
     /// `V = set X : { ... }` or `V = sum X : { ... }`: the variable whose
     /// values are collected (always bound to `V`); `None` for a count.
     pub elem: Option<VarId>,
-    /// `sum`, `min` or `max`: the values of `elem` folded into one, over
-    /// static relations only; `None` for a count or a set.
+    /// `sum`, `min` or `max`: the values of `elem` folded into one (over
+    /// the state, only a `sum` of digits or a `max`, which grow); `None`
+    /// for a count or a set.
     pub fold: Option<Fold>,
     /// Where it is written.
     pub span: Span,

@@ -41,7 +41,8 @@ pub fn cell_coords(value: Value) -> (usize, usize) {
 pub const MAX_SET_MEMBER: i64 = 30;
 
 /// What a value aggregate makes of the values of its variable
-/// (`S = sum X : { ... }`): over static relations only.
+/// (`S = sum X : { ... }`; over the solving state, only a `sum` of digits
+/// or a `max`, which grow as it does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Fold {
     /// `sum`: their sum (0 over no binding).
