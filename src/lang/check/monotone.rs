@@ -12,7 +12,7 @@ use crate::lang::ast::CmpOp;
 use crate::lang::ast::Span;
 use crate::lang::builtin::Builtin;
 use crate::lang::diag::Diagnostic;
-use crate::lang::program::{Arg, Expr, Literal, Rule, VarId, body_relations};
+use crate::lang::program::{Aggregate, Arg, Expr, Literal, Rule, VarId, body_relations};
 use crate::lang::value::{Fold, Type};
 
 impl Checker<'_> {
@@ -66,25 +66,33 @@ impl Checker<'_> {
         }
     }
 
+    /// Whether literals read the solving state (a relation that changes
+    /// during a solve).
+    fn reads_state(&self, body: &[Literal]) -> bool {
+        let mut deps = Vec::new();
+        body_relations(body, &mut deps);
+        deps.iter().any(|(rel, _)| self.relations[*rel].dynamic)
+    }
+
+    /// The variables bound by aggregates of `kind` over the solving state
+    /// (`V = set X : { eliminated(...) }`, `P = sum X : { placed(...) }`):
+    /// values that grow with it.
+    fn bound_over_state(&self, body: &[Literal], kind: impl Fn(&Aggregate) -> bool) -> Vec<VarId> {
+        body.iter()
+            .filter_map(|lit| match lit {
+                Literal::Count(agg) if kind(agg) && self.reads_state(&agg.body) => agg.value,
+                _ => None,
+            })
+            .collect()
+    }
+
     /// A `sum` of digits or a `max` over the state only grows: bound to a
     /// variable (`P = sum X : { ... }`), the rule derives its head again
     /// each time it does, so a fact holding it says "at least P". The rule
     /// may compare it only in a way that stays true as it grows (`P >= k`,
     /// `P + D > S`), or pass it to the head.
     fn check_grown_values(&mut self, body: &[Literal], vars: usize) {
-        let mut grown: Vec<VarId> = Vec::new();
-        for lit in body {
-            if let Literal::Count(agg) = lit
-                && agg.fold.is_some()
-                && let Some(v) = agg.value
-            {
-                let mut deps = Vec::new();
-                body_relations(&agg.body, &mut deps);
-                if deps.iter().any(|(rel, _)| self.relations[*rel].dynamic) {
-                    grown.push(v);
-                }
-            }
-        }
+        let grown = self.bound_over_state(body, |agg| agg.fold.is_some());
         if grown.is_empty() {
             return;
         }
@@ -210,20 +218,7 @@ impl Checker<'_> {
     /// with a disjoint set bound to a new variable), but a comparison with
     /// it (`M < F`, `M = T`) could stop holding as it grows.
     fn check_grown_sets(&mut self, body: &[Literal], head: &[Expr], vars: usize) {
-        let mut grown: Vec<VarId> = Vec::new();
-        for lit in body {
-            if let Literal::Count(agg) = lit
-                && agg.elem.is_some()
-                && agg.fold.is_none()
-                && let Some(v) = agg.value
-            {
-                let mut deps = Vec::new();
-                body_relations(&agg.body, &mut deps);
-                if deps.iter().any(|(rel, _)| self.relations[*rel].dynamic) {
-                    grown.push(v);
-                }
-            }
-        }
+        let mut grown = self.bound_over_state(body, |agg| agg.elem.is_some() && agg.fold.is_none());
         if grown.is_empty() {
             return;
         }
@@ -402,9 +397,7 @@ impl Checker<'_> {
                     );
                 }
                 Literal::Count(agg) => {
-                    let mut deps = Vec::new();
-                    body_relations(&agg.body, &mut deps);
-                    let dynamic = deps.iter().any(|(rel, _)| self.relations[*rel].dynamic);
+                    let dynamic = self.reads_state(&agg.body);
                     let elem_type = agg.elem.and_then(|e| types.get(e)).copied();
                     match (dynamic, agg.fold) {
                         (true, Some(Fold::Min)) => self.error(
