@@ -27,13 +27,13 @@
 //! below shows it.
 //!
 //! Two technique sets run: `singles,single_digit` and
-//! `singles,locked,single_digit` (tiers 0, 1, 7, plus tier 2 for locked
+//! `singles,locked,single_digit` (tiers 0, 1, 8, plus tier 2 for locked
 //! candidates; the tiers are checked against `sudolog check`). The
 //! reference's schedule: grid and singles to a fixpoint; on a stall, every
 //! locked-candidates elimination at once, minus those already known (second
 //! set only); if there are none, every single-digit elimination at once, minus
 //! those already known; none left: stop; otherwise apply them and start over.
-//! sudolog runs tier 7 in rounds and goes back to the easier tiers as soon
+//! sudolog runs tier 8 in rounds and goes back to the easier tiers as soon
 //! as a round eliminates something, but every rule is monotone, so the final
 //! candidates do not depend on that order: they are compared exactly.
 //! Which rule gets the credit for an elimination does depend on it, so the
@@ -600,14 +600,14 @@ fn compare_with_reference(set: &str) {
 // ---------------------------------------------------------------------------
 
 /// The schedule the reference follows is the library's: singles at tier 1,
-/// locked candidates at 2, the single-digit patterns at 7; and the four
+/// locked candidates at 2, the single-digit patterns at 8; and the four
 /// patterns are four rules, told apart by their descriptions.
 #[test]
-fn the_library_has_the_patterns_at_tier_7() {
+fn the_library_has_the_patterns_at_tier_8() {
     let lib = library();
     assert_eq!(lib.tier("singles"), Some(1));
     assert_eq!(lib.tier("locked"), Some(2));
-    assert_eq!(lib.tier("single_digit"), Some(7));
+    assert_eq!(lib.tier("single_digit"), Some(8));
     assert_eq!(lib.elimination_rules(TECHNIQUE).len(), 4);
     let names: BTreeSet<String> = PATTERNS.iter().map(|&p| rule_of(lib, p)).collect();
     assert_eq!(names.len(), 4);
