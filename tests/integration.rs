@@ -6,6 +6,7 @@
 
 mod common;
 
+mod aligned_pairs;
 mod bad_input;
 mod bug;
 mod cli;

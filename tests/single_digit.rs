@@ -58,9 +58,9 @@ use crate::common;
 
 use common::{
     ALL, Geometry, Listing, N, State, assert_keeps_solutions, bit, box_of, cell_digit_pairs,
-    cell_name, check_listing, col_of, elim_tsv, fact_cell_digit, facts_in_stats, final_difference,
-    json_lines, parse_cell, read_lines, repo_path, row_of, sole_digit, solve_json, sorted_by_index,
-    status_difference, step_of,
+    check_listing, col_of, elim_tsv, fact_cell_digit, facts_in_stats, final_difference, json_lines,
+    parse_cell, read_lines, repo_path, row_of, solve_json, sorted_by_index, status_difference,
+    step_of,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -129,50 +129,6 @@ impl State {
         match self.places(u, d)[..] {
             [a, b] => Some((a, b)),
             _ => None,
-        }
-    }
-
-    /// Tiers 0 and 1 to a fixpoint. A placed digit eliminates the other
-    /// digits of its cell and itself from every peer; a naked single (one
-    /// candidate left) and a hidden single (one place left in a unit) place.
-    /// The sample has valid puzzles: a contradiction is a bug here.
-    fn grid_and_singles(&mut self, g: &Geometry) {
-        loop {
-            let before = self.clone();
-            for c in 0..N {
-                let d = self.placed[c];
-                if d == 0 {
-                    continue;
-                }
-                self.cand[c] &= bit(d);
-                for p in 0..N {
-                    if g.peer[c][p] {
-                        self.cand[p] &= !bit(d);
-                    }
-                }
-            }
-            for c in 0..N {
-                assert!(self.cand[c] != 0, "{} has no digit left", cell_name(c));
-                let d = self.placed[c];
-                if d != 0 {
-                    assert!(!self.elim(c, d), "{}={d} is eliminated", cell_name(c));
-                } else if let Some(d) = sole_digit(self.cand[c]) {
-                    self.placed[c] = d;
-                }
-            }
-            for u in &g.units {
-                for d in 1..=9u8 {
-                    let places = self.places(u, d);
-                    assert!(!places.is_empty(), "{d} has no place in a unit");
-                    if let [c] = places[..] {
-                        assert!(self.placed[c] == 0 || self.placed[c] == d);
-                        self.placed[c] = d;
-                    }
-                }
-            }
-            if *self == before {
-                return;
-            }
         }
     }
 }

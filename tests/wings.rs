@@ -29,9 +29,9 @@
 use crate::common;
 
 use common::{
-    Geometry, Listing, N, State, assert_keeps_solutions, bit, cell_name, check_listing, elim_tsv,
-    fact_cell_digit, facts, final_difference, json_lines, read_lines, sole_digit, solve_json,
-    sorted_by_index, status_difference, step_of, tsv_set,
+    Geometry, Listing, N, State, assert_keeps_solutions, bit, check_listing, elim_tsv,
+    fact_cell_digit, facts, final_difference, json_lines, read_lines, solve_json, sorted_by_index,
+    status_difference, step_of, tsv_set,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -69,53 +69,6 @@ impl State {
     /// trio(C, {X, Y, Z}): C is open and its candidates are exactly the three.
     fn trio(&self, c: usize, x: u8, y: u8, z: u8) -> bool {
         self.placed[c] == 0 && self.cand[c] == bit(x) | bit(y) | bit(z)
-    }
-
-    /// Tiers 0 and 1 to a fixpoint. A placed digit eliminates the other
-    /// digits of its cell and itself from every peer; a naked single (one
-    /// candidate left) and a hidden single (one place left in a unit) place.
-    /// The sample has valid puzzles: a contradiction is a bug here. (Named
-    /// apart from `single_digit`'s own, which extends the same `State` in
-    /// the same test crate.)
-    fn wings_grid_and_singles(&mut self, g: &Geometry) {
-        loop {
-            let before = self.clone();
-            for c in 0..N {
-                let d = self.placed[c];
-                if d == 0 {
-                    continue;
-                }
-                self.cand[c] &= bit(d);
-                for p in 0..N {
-                    if g.peer[c][p] {
-                        self.cand[p] &= !bit(d);
-                    }
-                }
-            }
-            for c in 0..N {
-                assert!(self.cand[c] != 0, "{} has no digit left", cell_name(c));
-                let d = self.placed[c];
-                if d != 0 {
-                    assert!(!self.elim(c, d), "{}={d} is eliminated", cell_name(c));
-                } else if let Some(d) = sole_digit(self.cand[c]) {
-                    self.placed[c] = d;
-                }
-            }
-            for u in &g.units {
-                for d in 1..=9u8 {
-                    let places: Vec<usize> =
-                        u.iter().copied().filter(|&c| !self.elim(c, d)).collect();
-                    assert!(!places.is_empty(), "{d} has no place in a unit");
-                    if let [c] = places[..] {
-                        assert!(self.placed[c] == 0 || self.placed[c] == d);
-                        self.placed[c] = d;
-                    }
-                }
-            }
-            if *self == before {
-                return;
-            }
-        }
     }
 }
 
@@ -233,7 +186,7 @@ fn run_reference(line: &str) -> Outcome {
     let mut credited = BTreeSet::new();
     let mut steps = Vec::new();
     loop {
-        s.wings_grid_and_singles(&g);
+        s.grid_and_singles(&g);
         if s.solved() {
             break;
         }

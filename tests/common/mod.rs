@@ -619,6 +619,52 @@ impl State {
     pub fn candidates(&self, c: usize) -> String {
         digit_string(self.cand[c])
     }
+
+    /// Tiers 0 and 1 to a fixpoint, as the reference solvers run them. A
+    /// placed digit eliminates the other digits of its cell and itself from
+    /// every peer; a naked single (one candidate left) and a hidden single
+    /// (one place left in a unit) place. The samples have valid puzzles: a
+    /// contradiction is a bug here.
+    pub fn grid_and_singles(&mut self, g: &Geometry) {
+        loop {
+            let before = self.clone();
+            for c in 0..N {
+                let d = self.placed[c];
+                if d == 0 {
+                    continue;
+                }
+                self.cand[c] &= bit(d);
+                for p in 0..N {
+                    if g.peer[c][p] {
+                        self.cand[p] &= !bit(d);
+                    }
+                }
+            }
+            for c in 0..N {
+                assert!(self.cand[c] != 0, "{} has no digit left", cell_name(c));
+                let d = self.placed[c];
+                if d != 0 {
+                    assert!(!self.elim(c, d), "{}={d} is eliminated", cell_name(c));
+                } else if let Some(d) = sole_digit(self.cand[c]) {
+                    self.placed[c] = d;
+                }
+            }
+            for u in &g.units {
+                for d in 1..=9u8 {
+                    let places: Vec<usize> =
+                        u.iter().copied().filter(|&c| !self.elim(c, d)).collect();
+                    assert!(!places.is_empty(), "{d} has no place in a unit");
+                    if let [c] = places[..] {
+                        assert!(self.placed[c] == 0 || self.placed[c] == d);
+                        self.placed[c] = d;
+                    }
+                }
+            }
+            if *self == before {
+                return;
+            }
+        }
+    }
 }
 
 /// How sudolog's status for puzzle `number` (`row`, a solve's JSON result)

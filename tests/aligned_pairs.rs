@@ -1,0 +1,252 @@
+//! An independent check of aligned pair exclusion (`rules/extra/
+//! aligned_pairs.dl`) against a reference written here in plain Rust, on
+//! the first 20 puzzles of `berthier_cb001` (`tests/data/aligned_pairs/`).
+//!
+//! Only the grid, the singles and the exclusion run (`--techniques
+//! singles,aligned_pairs`), so the reference needs nothing else. Its
+//! schedule: grid and singles to a fixpoint; on a stall, every exclusion
+//! the current candidates allow, all at once, minus those already known;
+//! none left: stop; otherwise apply them and start over.
+//! Its definition is the usual one, written the plain way: for two open
+//! cells A and B, a pair of digits (X, Y) is excluded when X = Y and A
+//! sees B, or when an open cell that sees both has exactly the candidates
+//! X and Y; X leaves A when every candidate Y of B makes an excluded pair
+//! with it. Sudolog's rules say it through sets of digits that B's
+//! candidates fit and a count; the reference agreeing with them on every
+//! puzzle is the check.
+
+use crate::common;
+
+use common::{
+    Geometry, N, State, assert_keeps_solutions, bit, digits, elim_tsv, final_difference,
+    json_lines, read_lines, run, sorted_by_index, status_difference, tsv_set,
+};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+const SAMPLE: &str = "tests/data/aligned_pairs/sample.txt";
+const SAMPLE_SOLUTIONS: &str = "tests/data/aligned_pairs/sample.solutions.txt";
+const RULES: &str = "rules/extra/aligned_pairs.dl";
+
+/// The techniques of every run here.
+const TECHNIQUES: &str = "singles,aligned_pairs";
+
+fn puzzles() -> Vec<String> {
+    read_lines(SAMPLE)
+}
+
+fn solutions() -> Vec<String> {
+    read_lines(SAMPLE_SOLUTIONS)
+}
+
+// ---------------------------------------------------------------------------
+// The reference.
+// ---------------------------------------------------------------------------
+
+/// Every (cell, digit) that aligned pair exclusion takes from the state,
+/// already known or not.
+fn exclusions(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
+    let open = |c: usize| s.placed[c] == 0;
+    // excluders[x][y]: the open cells whose candidates are exactly {x, y}.
+    let mut excluders = vec![vec![Vec::new(); 10]; 10];
+    for e in (0..N).filter(|&e| open(e)) {
+        if let [x, y] = digits(s.cand[e]).collect::<Vec<_>>()[..] {
+            excluders[x as usize][y as usize].push(e);
+            excluders[y as usize][x as usize].push(e);
+        }
+    }
+    let excluded = |a: usize, x: u8, b: usize, y: u8| {
+        (x == y && g.peer[a][b])
+            || excluders[x as usize][y as usize]
+                .iter()
+                .any(|&e| g.peer[e][a] && g.peer[e][b])
+    };
+    let mut out = BTreeSet::new();
+    for a in (0..N).filter(|&a| open(a)) {
+        for b in (0..N).filter(|&b| b != a && open(b)) {
+            for x in digits(s.cand[a]) {
+                if digits(s.cand[b]).all(|y| excluded(a, x, b, y)) {
+                    out.insert((a, x));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The reference's end state of one puzzle, and every elimination the
+/// exclusion made on the way (those not yet known when it made them).
+struct Outcome {
+    state: State,
+    credited: BTreeSet<(usize, u8)>,
+}
+
+fn run_reference(line: &str) -> Outcome {
+    let g = Geometry::new();
+    let mut s = State::from_line(line);
+    let mut credited = BTreeSet::new();
+    loop {
+        s.grid_and_singles(&g);
+        if s.solved() {
+            break;
+        }
+        let new: Vec<(usize, u8)> = exclusions(&s, &g)
+            .into_iter()
+            .filter(|&(c, d)| !s.elim(c, d))
+            .collect();
+        if new.is_empty() {
+            break;
+        }
+        for &(c, d) in &new {
+            assert_ne!(s.placed[c], d, "the exclusion took a placed digit");
+            s.cand[c] &= !bit(d);
+        }
+        credited.extend(new);
+    }
+    Outcome { state: s, credited }
+}
+
+/// The reference outcome of every sample puzzle, computed once.
+fn reference() -> &'static [Outcome] {
+    static REFERENCE: OnceLock<Vec<Outcome>> = OnceLock::new();
+    REFERENCE.get_or_init(|| puzzles().iter().map(|p| run_reference(p)).collect())
+}
+
+// ---------------------------------------------------------------------------
+// sudolog's side.
+// ---------------------------------------------------------------------------
+
+/// `sudolog ARGS --techniques singles,aligned_pairs --rules-add RULES`:
+/// its standard output (exit status 0, or 1 where some puzzles stall).
+fn sudolog(args: &[&str]) -> String {
+    let mut all = args.to_vec();
+    all.extend(["--techniques", TECHNIQUES, "--rules-add", RULES]);
+    let out = run(&all, None);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "sudolog {all:?}: {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// `solve --logic-only --no-forcing --format json` on the whole sample, one
+/// JSON object per puzzle in input order, run once.
+fn solved_json() -> &'static [Value] {
+    static JSON: OnceLock<Vec<Value>> = OnceLock::new();
+    JSON.get_or_init(|| {
+        let text = sudolog(&[
+            "solve",
+            "--logic-only",
+            "--no-forcing",
+            "--format",
+            "json",
+            SAMPLE,
+        ]);
+        sorted_by_index(json_lines(&text), puzzles().len())
+    })
+}
+
+// ---------------------------------------------------------------------------
+// The tests.
+// ---------------------------------------------------------------------------
+
+/// The data are what they claim: solutions agree with the givens; the
+/// exclusion fires in half the puzzles or more, solves some of them alone
+/// with the singles, and leaves others stalled.
+#[test]
+fn the_sample_is_valid_and_the_exclusion_fires() {
+    let (puzzles, solutions) = (puzzles(), solutions());
+    assert_eq!((puzzles.len(), solutions.len()), (20, 20));
+    for (i, (p, sol)) in puzzles.iter().zip(&solutions).enumerate() {
+        for (g, s) in p.chars().zip(sol.chars()) {
+            assert!(g == '.' || g == s, "puzzle {}: a given differs", i + 1);
+        }
+    }
+    let fired: Vec<&Outcome> = reference()
+        .iter()
+        .filter(|o| !o.credited.is_empty())
+        .collect();
+    assert!(
+        fired.len() >= 10,
+        "the exclusion fires in {} puzzles",
+        fired.len()
+    );
+    assert!(fired.iter().any(|o| o.state.solved()));
+    assert!(fired.iter().any(|o| !o.state.solved()));
+}
+
+/// Status and final candidates of every puzzle agree with the reference.
+#[test]
+fn solve_matches_the_reference_on_every_puzzle() {
+    let mut differences = Vec::new();
+    for (i, (row, o)) in solved_json().iter().zip(reference()).enumerate() {
+        let number = i + 1;
+        if let Some(d) = status_difference(number, row, &o.state) {
+            differences.push(d);
+            continue;
+        }
+        differences.extend(final_difference(number, row, &o.state));
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+/// The eliminations sudolog credits to the exclusion are the reference's,
+/// on puzzles where it fires before anything else could take them: one it
+/// solves (3) and two it leaves stalled (1, 2).
+#[test]
+fn credited_eliminations_match_the_reference() {
+    for number in [1, 2, 3] {
+        let text = sudolog(&[
+            "facts",
+            SAMPLE,
+            "--puzzle",
+            &number.to_string(),
+            "--logic-only",
+            "--no-forcing",
+            "--relation",
+            "eliminated",
+            "--rule",
+            "aligned_pairs",
+            "--format",
+            "tsv",
+        ]);
+        assert_eq!(
+            tsv_set(&text),
+            elim_tsv(&reference()[number - 1].credited),
+            "puzzle {number}"
+        );
+    }
+}
+
+/// Soundness: no solution digit is taken, in sudolog's answer or in the
+/// reference's.
+#[test]
+fn the_exclusion_keeps_every_solution() {
+    assert_keeps_solutions(
+        "",
+        solved_json(),
+        reference().iter().map(|o| &o.state),
+        &solutions(),
+    );
+}
+
+/// The file is a technique of its own at tier 8, beside the W-wing and the
+/// single-digit patterns, and rated 6.2 as in Sudoku Explainer: `grade`
+/// names it as the hardest step of a puzzle it solves.
+#[test]
+fn it_is_tier_8_and_rated_6_2() {
+    let listing = {
+        let out = run(&["check", "--rules-add", RULES], None);
+        assert_eq!(out.status.code(), Some(0));
+        common::parse_listing(&String::from_utf8(out.stdout).expect("utf-8"))
+    };
+    assert_eq!(listing.tier("aligned_pairs"), Some(8));
+    assert_eq!(listing.elimination_rules("aligned_pairs").len(), 2);
+    let graded = sudolog(&["grade", "--format", "json", SAMPLE]);
+    let rows = sorted_by_index(json_lines(&graded), puzzles().len());
+    assert_eq!(rows[2]["hardest"], "Aligned pair exclusion", "{graded}");
+    assert_eq!(rows[2]["rating"], 6.2, "{graded}");
+}
