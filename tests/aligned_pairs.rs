@@ -1,6 +1,6 @@
 //! An independent check of aligned pair exclusion (`rules/extra/
 //! aligned_pairs.dl`) against a reference written here in plain Rust, on
-//! the first 20 puzzles of `berthier_cb001` (`tests/data/aligned_pairs/`).
+//! the first 20 puzzles of `berthier_cb001` (`tests/data/berthier20/`).
 //!
 //! Only the grid, the singles and the exclusion run (`--techniques
 //! singles,aligned_pairs`), so the reference needs nothing else. Its
@@ -25,8 +25,8 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-const SAMPLE: &str = "tests/data/aligned_pairs/sample.txt";
-const SAMPLE_SOLUTIONS: &str = "tests/data/aligned_pairs/sample.solutions.txt";
+const SAMPLE: &str = "tests/data/berthier20/sample.txt";
+const SAMPLE_SOLUTIONS: &str = "tests/data/berthier20/sample.solutions.txt";
 const RULES: &str = "rules/extra/aligned_pairs.dl";
 
 /// The techniques of every run here.

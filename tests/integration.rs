@@ -22,6 +22,7 @@ mod jigsaw;
 mod layers;
 mod library;
 mod limits;
+mod medusa;
 mod nothing_lost;
 mod path;
 mod pencil_marks;

@@ -1,0 +1,333 @@
+//! An independent check of 3D Medusa (`rules/extra/medusa.dl`) against a
+//! reference written here in plain Rust, on the first 20 puzzles of
+//! `berthier_cb001` (`tests/data/berthier20/`).
+//!
+//! Only the grid, the singles and Medusa run (`--techniques
+//! singles,medusa`). The reference's schedule: grid and singles to a
+//! fixpoint; on a stall, every Medusa elimination the current candidates
+//! allow, all at once; none new: stop; otherwise apply them and start over.
+//! It colours the plain way: the strong links (a digit's only two places in
+//! a unit, a cell's only two digits) join candidates into clusters, which a
+//! breadth-first walk colours in two. Then, per cluster: a candidate that
+//! both colours take (a node on its digit in a peer, or on another digit
+//! in its cell) goes; a colour with two nodes in a cell, two on one digit
+//! in peers, or that takes every candidate of a cell of at most four, is
+//! false, and all its nodes go. sudolog colours from the smallest cell of
+//! each cluster, through a guard, finds a colour that takes a whole cell
+//! by a count, and leaves the first two wraps to the trap and the singles
+//! (each node such a colour has twice is taken by both colours); the two
+//! ending alike on every puzzle is the check.
+
+use crate::common;
+
+use common::{
+    Geometry, N, State, assert_keeps_solutions, bit, digits, elim_tsv, final_difference,
+    json_lines, read_lines, run, sorted_by_index, status_difference, tsv_set,
+};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::OnceLock;
+
+const SAMPLE: &str = "tests/data/berthier20/sample.txt";
+const SAMPLE_SOLUTIONS: &str = "tests/data/berthier20/sample.solutions.txt";
+/// Two puzzles that the wrap of a colour taking a whole cell decides.
+const CELL_WRAP: &str = "tests/data/medusa/cell_wrap.txt";
+const CELL_WRAP_SOLUTIONS: &str = "tests/data/medusa/cell_wrap.solutions.txt";
+const RULES: &str = "rules/extra/medusa.dl";
+
+/// The techniques of every run here.
+const TECHNIQUES: &str = "singles,medusa";
+
+fn puzzles() -> Vec<String> {
+    read_lines(SAMPLE)
+}
+
+fn solutions() -> Vec<String> {
+    read_lines(SAMPLE_SOLUTIONS)
+}
+
+// ---------------------------------------------------------------------------
+// The reference.
+// ---------------------------------------------------------------------------
+
+/// A candidate: a cell and a digit.
+type Node = (usize, u8);
+
+/// The strong links of the state: each node's partners.
+fn strong_links(s: &State, g: &Geometry) -> BTreeMap<Node, Vec<Node>> {
+    let mut links: BTreeMap<Node, Vec<Node>> = BTreeMap::new();
+    let mut join = |a: Node, b: Node| {
+        links.entry(a).or_default().push(b);
+        links.entry(b).or_default().push(a);
+    };
+    for c in (0..N).filter(|&c| s.placed[c] == 0) {
+        if let [x, y] = digits(s.cand[c]).collect::<Vec<_>>()[..] {
+            join((c, x), (c, y));
+        }
+    }
+    for u in &g.units {
+        for d in 1..=9u8 {
+            let places: Vec<usize> = u.iter().copied().filter(|&c| !s.elim(c, d)).collect();
+            if let [a, b] = places[..] {
+                join((a, d), (b, d));
+            }
+        }
+    }
+    links
+}
+
+/// The clusters of the strong links, each as its nodes with their colour
+/// (0 or 1).
+fn clusters(s: &State, g: &Geometry) -> Vec<BTreeMap<Node, u8>> {
+    let links = strong_links(s, g);
+    let mut seen: BTreeSet<Node> = BTreeSet::new();
+    let mut out = Vec::new();
+    for &start in links.keys() {
+        if !seen.insert(start) {
+            continue;
+        }
+        let mut colour = BTreeMap::from([(start, 0u8)]);
+        let mut queue = VecDeque::from([start]);
+        while let Some(n) = queue.pop_front() {
+            for &m in &links[&n] {
+                let want = 1 - colour[&n];
+                match colour.get(&m) {
+                    Some(&k) => assert_eq!(k, want, "a valid state colours in two"),
+                    None => {
+                        colour.insert(m, want);
+                        seen.insert(m);
+                        queue.push_back(m);
+                    }
+                }
+            }
+        }
+        out.push(colour);
+    }
+    out
+}
+
+/// Every (cell, digit) Medusa takes from the state, already known or not;
+/// without `cell_wrap`, leaving out the wrap of a colour that takes every
+/// candidate of a cell.
+fn medusa_eliminations(s: &State, g: &Geometry, cell_wrap: bool) -> BTreeSet<Node> {
+    let mut out = BTreeSet::new();
+    for cluster in clusters(s, g) {
+        // takes[k]: the live candidates of open cells that colour k takes.
+        let mut takes = [BTreeSet::new(), BTreeSet::new()];
+        for (&(a, x), &k) in &cluster {
+            for c in (0..N).filter(|&c| s.placed[c] == 0) {
+                for d in digits(s.cand[c]) {
+                    if (d == x && g.peer[a][c]) || (c == a && d != x) {
+                        takes[k as usize].insert((c, d));
+                    }
+                }
+            }
+        }
+        out.extend(takes[0].intersection(&takes[1]).copied());
+        for k in 0..2u8 {
+            let nodes: Vec<Node> = cluster
+                .iter()
+                .filter(|&(_, &j)| j == k)
+                .map(|(&n, _)| n)
+                .collect();
+            let twice = nodes.iter().any(|&(a, x)| {
+                nodes
+                    .iter()
+                    .any(|&(b, y)| (a == b && x != y) || (x == y && g.peer[a][b]))
+            });
+            let empties = cell_wrap
+                && (0..N).any(|c| {
+                    s.placed[c] == 0
+                        && s.cand[c].count_ones() <= 4
+                        && digits(s.cand[c]).all(|d| takes[k as usize].contains(&(c, d)))
+                });
+            if twice || empties {
+                out.extend(nodes);
+            }
+        }
+    }
+    out
+}
+
+/// The reference's end state of one puzzle, and every elimination Medusa
+/// made on the way (those not yet known when it made them).
+struct Outcome {
+    state: State,
+    credited: BTreeSet<Node>,
+}
+
+fn run_reference(line: &str, cell_wrap: bool) -> Outcome {
+    let g = Geometry::new();
+    let mut s = State::from_line(line);
+    let mut credited = BTreeSet::new();
+    loop {
+        s.grid_and_singles(&g);
+        if s.solved() {
+            break;
+        }
+        let new: Vec<Node> = medusa_eliminations(&s, &g, cell_wrap)
+            .into_iter()
+            .filter(|&(c, d)| !s.elim(c, d))
+            .collect();
+        if new.is_empty() {
+            break;
+        }
+        for &(c, d) in &new {
+            assert_ne!(s.placed[c], d, "Medusa took a placed digit");
+            s.cand[c] &= !bit(d);
+        }
+        credited.extend(new);
+    }
+    Outcome { state: s, credited }
+}
+
+/// The reference outcome of every sample puzzle, computed once.
+fn reference() -> &'static [Outcome] {
+    static REFERENCE: OnceLock<Vec<Outcome>> = OnceLock::new();
+    REFERENCE.get_or_init(|| puzzles().iter().map(|p| run_reference(p, true)).collect())
+}
+
+// ---------------------------------------------------------------------------
+// sudolog's side.
+// ---------------------------------------------------------------------------
+
+/// `sudolog ARGS --techniques singles,medusa --rules-add RULES`: its
+/// standard output (exit status 0, or 1 where some puzzles stall).
+fn sudolog(args: &[&str]) -> String {
+    let mut all = args.to_vec();
+    all.extend(["--techniques", TECHNIQUES, "--rules-add", RULES]);
+    let out = run(&all, None);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "sudolog {all:?}: {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// `solve --logic-only --no-forcing --format json` on `file`, one JSON
+/// object per puzzle in input order.
+fn solve_json(file: &str) -> Vec<Value> {
+    let text = sudolog(&[
+        "solve",
+        "--logic-only",
+        "--no-forcing",
+        "--format",
+        "json",
+        file,
+    ]);
+    sorted_by_index(json_lines(&text), read_lines(file).len())
+}
+
+/// `solve_json` of the whole sample, run once.
+fn solved_json() -> &'static [Value] {
+    static JSON: OnceLock<Vec<Value>> = OnceLock::new();
+    JSON.get_or_init(|| solve_json(SAMPLE))
+}
+
+/// How sudolog's results (`rows`) differ from the reference's (`outcomes`),
+/// puzzle by puzzle: status, then final candidates.
+fn differences(rows: &[Value], outcomes: &[Outcome]) -> Vec<String> {
+    let mut differences = Vec::new();
+    for (i, (row, o)) in rows.iter().zip(outcomes).enumerate() {
+        let number = i + 1;
+        if let Some(d) = status_difference(number, row, &o.state) {
+            differences.push(d);
+            continue;
+        }
+        differences.extend(final_difference(number, row, &o.state));
+    }
+    differences
+}
+
+// ---------------------------------------------------------------------------
+// The tests.
+// ---------------------------------------------------------------------------
+
+/// Medusa fires in half the sample or more, solves some of those puzzles
+/// alone with the singles, and leaves others stalled.
+#[test]
+fn medusa_fires_in_the_sample() {
+    let fired: Vec<&Outcome> = reference()
+        .iter()
+        .filter(|o| !o.credited.is_empty())
+        .collect();
+    assert!(fired.len() >= 10, "Medusa fires in {} puzzles", fired.len());
+    assert!(fired.iter().any(|o| o.state.solved()));
+    assert!(fired.iter().any(|o| !o.state.solved()));
+}
+
+/// Status and final candidates of every puzzle agree with the reference.
+#[test]
+fn solve_matches_the_reference_on_every_puzzle() {
+    let differences = differences(solved_json(), reference());
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+/// On two puzzles the wrap of a colour that takes a whole cell makes a
+/// difference (the reference without it ends elsewhere), and sudolog ends
+/// where the reference with it does, keeping the solutions.
+#[test]
+fn the_cell_wrap_decides_two_puzzles_and_matches_the_reference() {
+    let lines = read_lines(CELL_WRAP);
+    let with: Vec<Outcome> = lines.iter().map(|p| run_reference(p, true)).collect();
+    for (p, o) in lines.iter().zip(&with) {
+        assert!(run_reference(p, false).state != o.state, "{p}");
+    }
+    let rows = solve_json(CELL_WRAP);
+    let differences = differences(&rows, &with);
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+    let states = with.iter().map(|o| &o.state);
+    assert_keeps_solutions("", &rows, states, &read_lines(CELL_WRAP_SOLUTIONS));
+}
+
+/// The eliminations sudolog credits to Medusa are the reference's, on
+/// puzzles where it fires before anything else could take them.
+#[test]
+fn credited_eliminations_match_the_reference() {
+    for number in [2, 5] {
+        let text = sudolog(&[
+            "facts",
+            SAMPLE,
+            "--puzzle",
+            &number.to_string(),
+            "--logic-only",
+            "--no-forcing",
+            "--relation",
+            "eliminated",
+            "--rule",
+            "medusa",
+            "--format",
+            "tsv",
+        ]);
+        assert_eq!(
+            tsv_set(&text),
+            elim_tsv(&reference()[number - 1].credited),
+            "puzzle {number}"
+        );
+    }
+}
+
+/// Soundness: no solution digit is taken, in sudolog's answer or in the
+/// reference's.
+#[test]
+fn medusa_keeps_every_solution() {
+    assert_keeps_solutions(
+        "",
+        solved_json(),
+        reference().iter().map(|o| &o.state),
+        &solutions(),
+    );
+}
+
+/// The file is a technique of its own at tier 10, after multi-colours and
+/// before the chains, with a trap and a wrap rule.
+#[test]
+fn it_is_tier_10_with_a_trap_and_a_wrap() {
+    let out = run(&["check", "--rules-add", RULES], None);
+    assert_eq!(out.status.code(), Some(0));
+    let listing = common::parse_listing(&String::from_utf8(out.stdout).expect("utf-8"));
+    assert_eq!(listing.tier("medusa"), Some(10));
+    assert_eq!(listing.elimination_rules("medusa").len(), 2);
+}
