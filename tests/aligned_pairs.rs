@@ -18,8 +18,8 @@
 use crate::common;
 
 use common::{
-    Geometry, N, State, assert_keeps_solutions, bit, digits, elim_tsv, final_difference,
-    json_lines, read_lines, run, sorted_by_index, status_difference, tsv_set,
+    Extra, Geometry, N, Outcome, State, assert_keeps_solutions, digits, elim_tsv, json_lines,
+    outcome_differences, read_lines, run_technique, sorted_by_index,
 };
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -27,10 +27,12 @@ use std::sync::OnceLock;
 
 const SAMPLE: &str = "tests/data/berthier20/sample.txt";
 const SAMPLE_SOLUTIONS: &str = "tests/data/berthier20/sample.solutions.txt";
-const RULES: &str = "rules/extra/aligned_pairs.dl";
 
-/// The techniques of every run here.
-const TECHNIQUES: &str = "singles,aligned_pairs";
+/// The rule file, run beside the singles only.
+const EXTRA: Extra = Extra {
+    rules: "rules/extra/aligned_pairs.dl",
+    technique: "aligned_pairs",
+};
 
 fn puzzles() -> Vec<String> {
     read_lines(SAMPLE)
@@ -75,78 +77,19 @@ fn exclusions(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
     out
 }
 
-/// The reference's end state of one puzzle, and every elimination the
-/// exclusion made on the way (those not yet known when it made them).
-struct Outcome {
-    state: State,
-    credited: BTreeSet<(usize, u8)>,
-}
-
-fn run_reference(line: &str) -> Outcome {
-    let g = Geometry::new();
-    let mut s = State::from_line(line);
-    let mut credited = BTreeSet::new();
-    loop {
-        s.grid_and_singles(&g);
-        if s.solved() {
-            break;
-        }
-        let new: Vec<(usize, u8)> = exclusions(&s, &g)
-            .into_iter()
-            .filter(|&(c, d)| !s.elim(c, d))
-            .collect();
-        if new.is_empty() {
-            break;
-        }
-        for &(c, d) in &new {
-            assert_ne!(s.placed[c], d, "the exclusion took a placed digit");
-            s.cand[c] &= !bit(d);
-        }
-        credited.extend(new);
-    }
-    Outcome { state: s, credited }
-}
-
 /// The reference outcome of every sample puzzle, computed once.
 fn reference() -> &'static [Outcome] {
     static REFERENCE: OnceLock<Vec<Outcome>> = OnceLock::new();
-    REFERENCE.get_or_init(|| puzzles().iter().map(|p| run_reference(p)).collect())
+    REFERENCE.get_or_init(|| {
+        let run = |p: &String| run_technique(p, exclusions);
+        puzzles().iter().map(run).collect()
+    })
 }
 
-// ---------------------------------------------------------------------------
-// sudolog's side.
-// ---------------------------------------------------------------------------
-
-/// `sudolog ARGS --techniques singles,aligned_pairs --rules-add RULES`:
-/// its standard output (exit status 0, or 1 where some puzzles stall).
-fn sudolog(args: &[&str]) -> String {
-    let mut all = args.to_vec();
-    all.extend(["--techniques", TECHNIQUES, "--rules-add", RULES]);
-    let out = run(&all, None);
-    assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "sudolog {all:?}: {:?}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
-
-/// `solve --logic-only --no-forcing --format json` on the whole sample, one
-/// JSON object per puzzle in input order, run once.
+/// sudolog's `solve` of the whole sample, run once.
 fn solved_json() -> &'static [Value] {
     static JSON: OnceLock<Vec<Value>> = OnceLock::new();
-    JSON.get_or_init(|| {
-        let text = sudolog(&[
-            "solve",
-            "--logic-only",
-            "--no-forcing",
-            "--format",
-            "json",
-            SAMPLE,
-        ]);
-        sorted_by_index(json_lines(&text), puzzles().len())
-    })
+    JSON.get_or_init(|| EXTRA.solve_json(SAMPLE))
 }
 
 // ---------------------------------------------------------------------------
@@ -181,15 +124,7 @@ fn the_sample_is_valid_and_the_exclusion_fires() {
 /// Status and final candidates of every puzzle agree with the reference.
 #[test]
 fn solve_matches_the_reference_on_every_puzzle() {
-    let mut differences = Vec::new();
-    for (i, (row, o)) in solved_json().iter().zip(reference()).enumerate() {
-        let number = i + 1;
-        if let Some(d) = status_difference(number, row, &o.state) {
-            differences.push(d);
-            continue;
-        }
-        differences.extend(final_difference(number, row, &o.state));
-    }
+    let differences = outcome_differences(solved_json(), reference());
     assert!(differences.is_empty(), "{}", differences.join("\n"));
 }
 
@@ -199,25 +134,8 @@ fn solve_matches_the_reference_on_every_puzzle() {
 #[test]
 fn credited_eliminations_match_the_reference() {
     for number in [1, 2, 3] {
-        let text = sudolog(&[
-            "facts",
-            SAMPLE,
-            "--puzzle",
-            &number.to_string(),
-            "--logic-only",
-            "--no-forcing",
-            "--relation",
-            "eliminated",
-            "--rule",
-            "aligned_pairs",
-            "--format",
-            "tsv",
-        ]);
-        assert_eq!(
-            tsv_set(&text),
-            elim_tsv(&reference()[number - 1].credited),
-            "puzzle {number}"
-        );
+        let want = elim_tsv(&reference()[number - 1].credited);
+        assert_eq!(EXTRA.credited(SAMPLE, number), want, "puzzle {number}");
     }
 }
 
@@ -225,12 +143,8 @@ fn credited_eliminations_match_the_reference() {
 /// reference's.
 #[test]
 fn the_exclusion_keeps_every_solution() {
-    assert_keeps_solutions(
-        "",
-        solved_json(),
-        reference().iter().map(|o| &o.state),
-        &solutions(),
-    );
+    let states = reference().iter().map(|o| &o.state);
+    assert_keeps_solutions("", solved_json(), states, &solutions());
 }
 
 /// The file is a technique of its own at tier 8, beside the W-wing and the
@@ -238,14 +152,10 @@ fn the_exclusion_keeps_every_solution() {
 /// names it as the hardest step of a puzzle it solves.
 #[test]
 fn it_is_tier_8_and_rated_6_2() {
-    let listing = {
-        let out = run(&["check", "--rules-add", RULES], None);
-        assert_eq!(out.status.code(), Some(0));
-        common::parse_listing(&String::from_utf8(out.stdout).expect("utf-8"))
-    };
+    let listing = EXTRA.listing();
     assert_eq!(listing.tier("aligned_pairs"), Some(8));
     assert_eq!(listing.elimination_rules("aligned_pairs").len(), 2);
-    let graded = sudolog(&["grade", "--format", "json", SAMPLE]);
+    let graded = EXTRA.sudolog(&["grade", "--format", "json", SAMPLE]);
     let rows = sorted_by_index(json_lines(&graded), puzzles().len());
     assert_eq!(rows[2]["hardest"], "Aligned pair exclusion", "{graded}");
     assert_eq!(rows[2]["rating"], 6.2, "{graded}");

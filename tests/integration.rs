@@ -40,3 +40,4 @@ mod uniqueness;
 mod variants;
 mod verify_rules;
 mod wings;
+mod wxyz_wing;

@@ -21,8 +21,8 @@
 use crate::common;
 
 use common::{
-    Geometry, N, State, assert_keeps_solutions, bit, digits, elim_tsv, final_difference,
-    json_lines, read_lines, run, sorted_by_index, status_difference, tsv_set,
+    Extra, Geometry, N, Outcome, State, assert_keeps_solutions, digits, elim_tsv,
+    outcome_differences, read_lines, run_technique,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -33,10 +33,12 @@ const SAMPLE_SOLUTIONS: &str = "tests/data/berthier20/sample.solutions.txt";
 /// Two puzzles that the wrap of a colour taking a whole cell decides.
 const CELL_WRAP: &str = "tests/data/medusa/cell_wrap.txt";
 const CELL_WRAP_SOLUTIONS: &str = "tests/data/medusa/cell_wrap.solutions.txt";
-const RULES: &str = "rules/extra/medusa.dl";
 
-/// The techniques of every run here.
-const TECHNIQUES: &str = "singles,medusa";
+/// The rule file, run beside the singles only.
+const EXTRA: Extra = Extra {
+    rules: "rules/extra/medusa.dl",
+    technique: "medusa",
+};
 
 fn puzzles() -> Vec<String> {
     read_lines(SAMPLE)
@@ -149,36 +151,9 @@ fn medusa_eliminations(s: &State, g: &Geometry, cell_wrap: bool) -> BTreeSet<Nod
     out
 }
 
-/// The reference's end state of one puzzle, and every elimination Medusa
-/// made on the way (those not yet known when it made them).
-struct Outcome {
-    state: State,
-    credited: BTreeSet<Node>,
-}
-
+/// The reference's outcome of one puzzle, with or without the cell wrap.
 fn run_reference(line: &str, cell_wrap: bool) -> Outcome {
-    let g = Geometry::new();
-    let mut s = State::from_line(line);
-    let mut credited = BTreeSet::new();
-    loop {
-        s.grid_and_singles(&g);
-        if s.solved() {
-            break;
-        }
-        let new: Vec<Node> = medusa_eliminations(&s, &g, cell_wrap)
-            .into_iter()
-            .filter(|&(c, d)| !s.elim(c, d))
-            .collect();
-        if new.is_empty() {
-            break;
-        }
-        for &(c, d) in &new {
-            assert_ne!(s.placed[c], d, "Medusa took a placed digit");
-            s.cand[c] &= !bit(d);
-        }
-        credited.extend(new);
-    }
-    Outcome { state: s, credited }
+    run_technique(line, |s, g| medusa_eliminations(s, g, cell_wrap))
 }
 
 /// The reference outcome of every sample puzzle, computed once.
@@ -187,58 +162,10 @@ fn reference() -> &'static [Outcome] {
     REFERENCE.get_or_init(|| puzzles().iter().map(|p| run_reference(p, true)).collect())
 }
 
-// ---------------------------------------------------------------------------
-// sudolog's side.
-// ---------------------------------------------------------------------------
-
-/// `sudolog ARGS --techniques singles,medusa --rules-add RULES`: its
-/// standard output (exit status 0, or 1 where some puzzles stall).
-fn sudolog(args: &[&str]) -> String {
-    let mut all = args.to_vec();
-    all.extend(["--techniques", TECHNIQUES, "--rules-add", RULES]);
-    let out = run(&all, None);
-    assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "sudolog {all:?}: {:?}: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
-}
-
-/// `solve --logic-only --no-forcing --format json` on `file`, one JSON
-/// object per puzzle in input order.
-fn solve_json(file: &str) -> Vec<Value> {
-    let text = sudolog(&[
-        "solve",
-        "--logic-only",
-        "--no-forcing",
-        "--format",
-        "json",
-        file,
-    ]);
-    sorted_by_index(json_lines(&text), read_lines(file).len())
-}
-
-/// `solve_json` of the whole sample, run once.
+/// sudolog's `solve` of the whole sample, run once.
 fn solved_json() -> &'static [Value] {
     static JSON: OnceLock<Vec<Value>> = OnceLock::new();
-    JSON.get_or_init(|| solve_json(SAMPLE))
-}
-
-/// How sudolog's results (`rows`) differ from the reference's (`outcomes`),
-/// puzzle by puzzle: status, then final candidates.
-fn differences(rows: &[Value], outcomes: &[Outcome]) -> Vec<String> {
-    let mut differences = Vec::new();
-    for (i, (row, o)) in rows.iter().zip(outcomes).enumerate() {
-        let number = i + 1;
-        if let Some(d) = status_difference(number, row, &o.state) {
-            differences.push(d);
-            continue;
-        }
-        differences.extend(final_difference(number, row, &o.state));
-    }
-    differences
+    JSON.get_or_init(|| EXTRA.solve_json(SAMPLE))
 }
 
 // ---------------------------------------------------------------------------
@@ -261,7 +188,7 @@ fn medusa_fires_in_the_sample() {
 /// Status and final candidates of every puzzle agree with the reference.
 #[test]
 fn solve_matches_the_reference_on_every_puzzle() {
-    let differences = differences(solved_json(), reference());
+    let differences = outcome_differences(solved_json(), reference());
     assert!(differences.is_empty(), "{}", differences.join("\n"));
 }
 
@@ -275,8 +202,8 @@ fn the_cell_wrap_decides_two_puzzles_and_matches_the_reference() {
     for (p, o) in lines.iter().zip(&with) {
         assert!(run_reference(p, false).state != o.state, "{p}");
     }
-    let rows = solve_json(CELL_WRAP);
-    let differences = differences(&rows, &with);
+    let rows = EXTRA.solve_json(CELL_WRAP);
+    let differences = outcome_differences(&rows, &with);
     assert!(differences.is_empty(), "{}", differences.join("\n"));
     let states = with.iter().map(|o| &o.state);
     assert_keeps_solutions("", &rows, states, &read_lines(CELL_WRAP_SOLUTIONS));
@@ -287,25 +214,8 @@ fn the_cell_wrap_decides_two_puzzles_and_matches_the_reference() {
 #[test]
 fn credited_eliminations_match_the_reference() {
     for number in [2, 5] {
-        let text = sudolog(&[
-            "facts",
-            SAMPLE,
-            "--puzzle",
-            &number.to_string(),
-            "--logic-only",
-            "--no-forcing",
-            "--relation",
-            "eliminated",
-            "--rule",
-            "medusa",
-            "--format",
-            "tsv",
-        ]);
-        assert_eq!(
-            tsv_set(&text),
-            elim_tsv(&reference()[number - 1].credited),
-            "puzzle {number}"
-        );
+        let want = elim_tsv(&reference()[number - 1].credited);
+        assert_eq!(EXTRA.credited(SAMPLE, number), want, "puzzle {number}");
     }
 }
 
@@ -313,21 +223,15 @@ fn credited_eliminations_match_the_reference() {
 /// reference's.
 #[test]
 fn medusa_keeps_every_solution() {
-    assert_keeps_solutions(
-        "",
-        solved_json(),
-        reference().iter().map(|o| &o.state),
-        &solutions(),
-    );
+    let states = reference().iter().map(|o| &o.state);
+    assert_keeps_solutions("", solved_json(), states, &solutions());
 }
 
 /// The file is a technique of its own at tier 10, after multi-colours and
 /// before the chains, with a trap and a wrap rule.
 #[test]
 fn it_is_tier_10_with_a_trap_and_a_wrap() {
-    let out = run(&["check", "--rules-add", RULES], None);
-    assert_eq!(out.status.code(), Some(0));
-    let listing = common::parse_listing(&String::from_utf8(out.stdout).expect("utf-8"));
+    let listing = EXTRA.listing();
     assert_eq!(listing.tier("medusa"), Some(10));
     assert_eq!(listing.elimination_rules("medusa").len(), 2);
 }

@@ -3,10 +3,13 @@
 //! reading JSON results, and the 9x9 basics (candidate bitmasks, cell names,
 //! units and peers, a candidate grid) of the plain-Rust reference solvers.
 //!
-//! Only plumbing lives here. Each reference solver's technique logic,
-//! singles included, stays in its own test file (`wings.rs`,
-//! `single_digit.rs`, `techniques.rs`), so that the references remain
-//! independent re-implementations of their techniques.
+//! Only plumbing lives here. Each reference solver's technique logic stays
+//! in its own test file (`wings.rs`, `single_digit.rs`, `techniques.rs`,
+//! ...), so that the references remain independent re-implementations of
+//! their techniques; what they share is the grid and singles fixpoint they
+//! run between technique steps (`State::grid_and_singles`) and, for a rule
+//! file outside the standard library, the schedule around one technique
+//! and the runs of sudolog it is compared with (`Outcome`, `Extra`).
 
 // The areas use different parts of it; what the reference solvers of one
 // area need may be unused while that area is left out.
@@ -736,4 +739,130 @@ pub fn assert_keeps_solutions<'a>(
             assert_eq!(row["solution"], sol.as_str(), "{label}puzzle {}", i + 1);
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// One technique beside the singles: a reference's schedule, and sudolog's
+// runs of a rule file outside the standard library.
+// ---------------------------------------------------------------------------
+
+/// A reference's end state of one puzzle, and every elimination its
+/// technique made on the way (those not yet known when it made them).
+pub struct Outcome {
+    pub state: State,
+    pub credited: BTreeSet<(usize, u8)>,
+}
+
+/// The schedule of a reference for one technique beside the singles: grid
+/// and singles to a fixpoint; on a stall, every elimination `technique`
+/// finds in the current candidates, all at once; none new: stop; otherwise
+/// apply them and start over.
+pub fn run_technique(
+    line: &str,
+    technique: impl Fn(&State, &Geometry) -> BTreeSet<(usize, u8)>,
+) -> Outcome {
+    let g = Geometry::new();
+    let mut s = State::from_line(line);
+    let mut credited = BTreeSet::new();
+    loop {
+        s.grid_and_singles(&g);
+        if s.solved() {
+            break;
+        }
+        let new: Vec<(usize, u8)> = technique(&s, &g)
+            .into_iter()
+            .filter(|&(c, d)| !s.elim(c, d))
+            .collect();
+        if new.is_empty() {
+            break;
+        }
+        for &(c, d) in &new {
+            assert_ne!(s.placed[c], d, "the technique took a placed digit");
+            s.cand[c] &= !bit(d);
+        }
+        credited.extend(new);
+    }
+    Outcome { state: s, credited }
+}
+
+/// A rule file outside the standard library (`rules/extra/...`), run with
+/// the singles only: `--techniques singles,TECHNIQUE --rules-add RULES`.
+pub struct Extra {
+    pub rules: &'static str,
+    pub technique: &'static str,
+}
+
+impl Extra {
+    /// `sudolog ARGS --techniques singles,TECHNIQUE --rules-add RULES`: its
+    /// standard output (exit status 0, or 1 where some puzzles stall).
+    pub fn sudolog(&self, args: &[&str]) -> String {
+        let techniques = format!("singles,{}", self.technique);
+        let mut all = args.to_vec();
+        all.extend(["--techniques", &techniques, "--rules-add", self.rules]);
+        let out = run(&all, None);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "sudolog {all:?}: {:?}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8")
+    }
+
+    /// `solve --logic-only --no-forcing --format json` on `file`, one JSON
+    /// object per puzzle in input order.
+    pub fn solve_json(&self, file: &str) -> Vec<Value> {
+        let text = self.sudolog(&[
+            "solve",
+            "--logic-only",
+            "--no-forcing",
+            "--format",
+            "json",
+            file,
+        ]);
+        sorted_by_index(json_lines(&text), read_lines(file).len())
+    }
+
+    /// `facts --relation eliminated --rule TECHNIQUE` of puzzle `number` of
+    /// `file`, as a set of `cell<TAB>digit` lines.
+    pub fn credited(&self, file: &str, number: usize) -> BTreeSet<String> {
+        let number = number.to_string();
+        tsv_set(&self.sudolog(&[
+            "facts",
+            file,
+            "--puzzle",
+            &number,
+            "--logic-only",
+            "--no-forcing",
+            "--relation",
+            "eliminated",
+            "--rule",
+            self.technique,
+            "--format",
+            "tsv",
+        ]))
+    }
+
+    /// The listing of `sudolog check --rules-add RULES`.
+    pub fn listing(&self) -> Listing {
+        let out = run(&["check", "--rules-add", self.rules], None);
+        assert_eq!(out.status.code(), Some(0));
+        parse_listing(&String::from_utf8(out.stdout).expect("utf-8"))
+    }
+}
+
+/// How sudolog's results (`rows`, JSON from `solve`) differ from the
+/// reference's (`outcomes`), puzzle by puzzle: status, then final
+/// candidates (or the solution).
+pub fn outcome_differences(rows: &[Value], outcomes: &[Outcome]) -> Vec<String> {
+    let mut differences = Vec::new();
+    for (i, (row, o)) in rows.iter().zip(outcomes).enumerate() {
+        let number = i + 1;
+        if let Some(d) = status_difference(number, row, &o.state) {
+            differences.push(d);
+            continue;
+        }
+        differences.extend(final_difference(number, row, &o.state));
+    }
+    differences
 }

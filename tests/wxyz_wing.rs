@@ -1,0 +1,162 @@
+//! An independent check of the WXYZ-wing (`rules/extra/wxyz_wing.dl`)
+//! against a reference written here in plain Rust, on the first 20
+//! puzzles of `berthier_cb001` (`tests/data/berthier20/`).
+//!
+//! Only the grid, the singles and the wing run (`--techniques
+//! singles,wxyz_wing`). The reference's schedule: grid and singles to a
+//! fixpoint; on a stall, every wing elimination the current candidates
+//! allow, all at once; none new: stop; otherwise apply them and start over.
+//! It searches the plain way: every open hinge, every three open cells it
+//! sees, every set S of four digits that holds all their candidates; a
+//! digit of S is restricted when no two of the four cells that have it as
+//! a candidate are apart (not peers); when every digit of S but Z is, Z
+//! leaves every other open cell that sees each of the four that has Z.
+//! The rules find the wings by joins over `fits` and count the restricted
+//! digits; the two agreeing on every puzzle is the check.
+
+use crate::common;
+
+use common::{
+    Extra, Geometry, N, Outcome, State, assert_keeps_solutions, digits, elim_tsv,
+    outcome_differences, read_lines, run_technique,
+};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+const SAMPLE: &str = "tests/data/berthier20/sample.txt";
+const SAMPLE_SOLUTIONS: &str = "tests/data/berthier20/sample.solutions.txt";
+
+/// The rule file, run beside the singles only.
+const EXTRA: Extra = Extra {
+    rules: "rules/extra/wxyz_wing.dl",
+    technique: "wxyz_wing",
+};
+
+fn puzzles() -> Vec<String> {
+    read_lines(SAMPLE)
+}
+
+fn solutions() -> Vec<String> {
+    read_lines(SAMPLE_SOLUTIONS)
+}
+
+// ---------------------------------------------------------------------------
+// The reference.
+// ---------------------------------------------------------------------------
+
+/// Every (cell, digit) the WXYZ-wing takes from the state, already known
+/// or not.
+fn wing_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
+    let open = |c: usize| s.placed[c] == 0 && s.cand[c].count_ones() <= 4;
+    let mut out = BTreeSet::new();
+    for h in (0..N).filter(|&h| open(h)) {
+        let seen: Vec<usize> = (0..N).filter(|&c| g.peer[h][c] && open(c)).collect();
+        for (i, &a) in seen.iter().enumerate() {
+            for (j, &b) in seen.iter().enumerate().skip(i + 1) {
+                for &c in &seen[j + 1..] {
+                    let wing = [h, a, b, c];
+                    let union = wing.iter().fold(0u16, |m, &w| m | s.cand[w]);
+                    if union.count_ones() > 4 {
+                        continue;
+                    }
+                    // Every set of four digits that holds the union.
+                    for set in (1u16..0x200).filter(|m| m.count_ones() == 4) {
+                        if union & !set != 0 {
+                            continue;
+                        }
+                        let restricted = |y: u8| {
+                            wing.iter().all(|&p| {
+                                wing.iter().all(|&q| {
+                                    p == q || g.peer[p][q] || s.elim(p, y) || s.elim(q, y)
+                                })
+                            })
+                        };
+                        for z in digits(set) {
+                            if !digits(set).filter(|&y| y != z).all(restricted) {
+                                continue;
+                            }
+                            for x in (0..N).filter(|&x| s.placed[x] == 0 && !s.elim(x, z)) {
+                                if wing.iter().all(|&p| g.peer[x][p] || s.elim(p, z)) {
+                                    out.insert((x, z));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The reference outcome of every sample puzzle, computed once.
+fn reference() -> &'static [Outcome] {
+    static REFERENCE: OnceLock<Vec<Outcome>> = OnceLock::new();
+    REFERENCE.get_or_init(|| {
+        let run = |p: &String| run_technique(p, wing_eliminations);
+        puzzles().iter().map(run).collect()
+    })
+}
+
+/// sudolog's `solve` of the whole sample, run once.
+fn solved_json() -> &'static [Value] {
+    static JSON: OnceLock<Vec<Value>> = OnceLock::new();
+    JSON.get_or_init(|| EXTRA.solve_json(SAMPLE))
+}
+
+// ---------------------------------------------------------------------------
+// The tests.
+// ---------------------------------------------------------------------------
+
+/// The wing fires in half the sample or more, solves some of those puzzles
+/// alone with the singles, and leaves others stalled.
+#[test]
+fn the_wing_fires_in_the_sample() {
+    let fired: Vec<&Outcome> = reference()
+        .iter()
+        .filter(|o| !o.credited.is_empty())
+        .collect();
+    assert!(
+        fired.len() >= 10,
+        "the wing fires in {} puzzles",
+        fired.len()
+    );
+    assert!(fired.iter().any(|o| o.state.solved()));
+    assert!(fired.iter().any(|o| !o.state.solved()));
+}
+
+/// Status and final candidates of every puzzle agree with the reference.
+#[test]
+fn solve_matches_the_reference_on_every_puzzle() {
+    let differences = outcome_differences(solved_json(), reference());
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+/// The eliminations sudolog credits to the wing are the reference's, on
+/// puzzles where it fires before anything else could take them.
+#[test]
+fn credited_eliminations_match_the_reference() {
+    for number in [2, 6] {
+        let want = elim_tsv(&reference()[number - 1].credited);
+        assert_eq!(EXTRA.credited(SAMPLE, number), want, "puzzle {number}");
+    }
+}
+
+/// Soundness: no solution digit is taken, in sudolog's answer or in the
+/// reference's.
+#[test]
+fn the_wing_keeps_every_solution() {
+    let states = reference().iter().map(|o| &o.state);
+    assert_keeps_solutions("", solved_json(), states, &solutions());
+}
+
+/// The file is a technique of its own at tier 7, beside the rectangles
+/// and the BUG+1 (Sukaku Explainer rates the wing 5.5 and up), with one
+/// elimination rule.
+#[test]
+fn it_is_tier_7_with_one_rule() {
+    let listing = EXTRA.listing();
+    assert_eq!(listing.tier("wxyz_wing"), Some(7));
+    assert_eq!(listing.elimination_rules("wxyz_wing").len(), 1);
+}
