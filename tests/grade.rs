@@ -221,3 +221,44 @@ fn grade_profile_reports_the_rules_time_after_the_grades() {
     // The third puzzle needs a fish, whose rules are timed too.
     assert!(stderr.contains("rules/fish.dl:"), "{stderr}");
 }
+
+/// `--puzzle N` grades only the Nth puzzle of the input, under its own
+/// number and with the rating the whole file gives it; `--compare` reads
+/// that puzzle's line; a number past the input is an error.
+#[test]
+fn one_puzzle_of_a_file_keeps_its_number_and_its_rating() {
+    let file = "tests/data/berthier20/sample.txt";
+    let all = grades(file);
+    let one = json_lines(&stdout_of(
+        sudolog().args(["grade", "--format", "json", "--puzzle", "3", file]),
+    ));
+    assert_eq!(one.len(), 1, "{one:?}");
+    assert_eq!(one[0]["index"], 3);
+    assert_eq!(one[0]["rating"], all[2]["rating"]);
+    assert_eq!(one[0]["steps"], all[2]["steps"]);
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let theirs = dir.path().join("ratings.txt");
+    let third = all[2]["rating"].as_f64().expect("rated");
+    std::fs::write(&theirs, format!("9.9\n9.9\n{third}\n")).expect("written");
+    let text = stdout_of(sudolog().args([
+        "grade",
+        "--puzzle",
+        "3",
+        "--compare",
+        theirs.to_str().expect("utf-8"),
+        file,
+    ]));
+    assert!(text.contains("same band: 1 (100.0%)"), "{text}");
+
+    let out = sudolog()
+        .args(["grade", "--puzzle", "21", file])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no puzzle number 21"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

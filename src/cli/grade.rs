@@ -2,12 +2,13 @@
 
 use super::args::ForcingArgs;
 use super::outside::OutsideCells;
+use super::per_puzzle::puzzle_missing;
 use super::{
     BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, ProfileArg, RuleArgs, SOLVE_DEFAULT_MAX_TIER,
-    load_engine,
+    chosen_puzzles, load_engine,
 };
 use crate::batch;
-use crate::grid::{Puzzle, PuzzleError, read_inputs};
+use crate::grid::{Puzzle, PuzzleError};
 use crate::inspect::db::FactDb;
 use crate::inspect::path::{self, solution_path};
 use crate::inspect::rating::{Rating, rate, rate_facts};
@@ -23,6 +24,10 @@ pub struct GradeArgs {
     /// Puzzle files ("-" for standard input).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<String>,
+    /// Only this puzzle of the input (1 = the first); it keeps its number,
+    /// and `--compare` reads the rating on its line.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub puzzle: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: GradeFormat,
@@ -97,29 +102,32 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
     };
     let mut pairs: Vec<(u32, u32)> = Vec::new();
     let mut bands: BTreeMap<usize, usize> = BTreeMap::new();
-    let work = |i: usize, item: Result<Puzzle, PuzzleError>| match super::with_clues(program, item)
-    {
-        Err(e) => (i, Err(e)),
-        Ok(p) => {
-            let graded = grade(
-                &engine,
-                &p,
-                forcing,
-                Keeping::State,
-                SolutionCount::CountWith(&counter),
-            );
-            let rated = rate_path(program, &graded, json);
-            (i, Ok((p, graded.grade, rated)))
-        }
-    };
+    let work =
+        |_, (i, item): (usize, Result<Puzzle, PuzzleError>)| match super::with_clues(program, item)
+        {
+            Err(e) => (i, Err(e)),
+            Ok(p) => {
+                let graded = grade(
+                    &engine,
+                    &p,
+                    forcing,
+                    Keeping::State,
+                    SolutionCount::CountWith(&counter),
+                );
+                let rated = rate_path(program, &graded, json);
+                (i, Ok((p, graded.grade, rated)))
+            }
+        };
     let progress = args.batch.progress("puzzles");
     let mut outside = OutsideCells::new(program);
+    let mut seen = 0;
     batch::for_each_ordered(
-        read_inputs(&args.files),
+        chosen_puzzles(&args.files, args.puzzle),
         args.batch.threads(),
         work,
         |(i, r)| {
             progress.inc(1);
+            seen += 1;
             match r {
                 Err(e) => {
                     invalid += 1;
@@ -200,6 +208,9 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
         },
     )?;
     progress.finish_and_clear();
+    if puzzle_missing(args.puzzle, seen) {
+        return Ok(EXIT_INVALID);
+    }
     if !json {
         let total: usize = summary.values().sum();
         writeln!(out, "\ngrade (hardest technique needed)   puzzles   share")?;
