@@ -18,12 +18,10 @@
 use crate::common;
 
 use common::{
-    Extra, Geometry, N, Outcome, State, assert_keeps_solutions, digits, elim_tsv, json_lines,
-    outcome_differences, read_lines, run_technique, sorted_by_index,
+    Extra, Geometry, N, State, check_against_reference, digits, json_lines, read_lines,
+    sorted_by_index,
 };
-use serde_json::Value;
 use std::collections::BTreeSet;
-use std::sync::OnceLock;
 
 const SAMPLE: &str = "tests/data/berthier20/sample.txt";
 const SAMPLE_SOLUTIONS: &str = "tests/data/berthier20/sample.solutions.txt";
@@ -33,14 +31,6 @@ const EXTRA: Extra = Extra {
     rules: "rules/extra/aligned_pairs.dl",
     technique: "aligned_pairs",
 };
-
-fn puzzles() -> Vec<String> {
-    read_lines(SAMPLE)
-}
-
-fn solutions() -> Vec<String> {
-    read_lines(SAMPLE_SOLUTIONS)
-}
 
 // ---------------------------------------------------------------------------
 // The reference.
@@ -77,74 +67,25 @@ fn exclusions(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
     out
 }
 
-/// The reference outcome of every sample puzzle, computed once.
-fn reference() -> &'static [Outcome] {
-    static REFERENCE: OnceLock<Vec<Outcome>> = OnceLock::new();
-    REFERENCE.get_or_init(|| {
-        let run = |p: &String| run_technique(p, exclusions);
-        puzzles().iter().map(run).collect()
-    })
-}
-
-/// sudolog's `solve` of the whole sample, run once.
-fn solved_json() -> &'static [Value] {
-    static JSON: OnceLock<Vec<Value>> = OnceLock::new();
-    JSON.get_or_init(|| EXTRA.solve_json(SAMPLE))
-}
-
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
 
-/// The data are what they claim: solutions agree with the givens; the
-/// exclusion fires in half the puzzles or more, solves some of them alone
-/// with the singles, and leaves others stalled.
+/// The exclusion fires in half the sample or more and ends every puzzle as
+/// the reference does; it takes no solution digit; and sudolog credits it
+/// with the reference's eliminations on puzzles where it fires before
+/// anything else could take them: one it solves (3) and two it leaves
+/// stalled (1, 2). The sample's solutions agree with its givens.
 #[test]
-fn the_sample_is_valid_and_the_exclusion_fires() {
-    let (puzzles, solutions) = (puzzles(), solutions());
+fn the_exclusion_matches_its_reference_on_the_sample() {
+    let (puzzles, solutions) = (read_lines(SAMPLE), read_lines(SAMPLE_SOLUTIONS));
     assert_eq!((puzzles.len(), solutions.len()), (20, 20));
     for (i, (p, sol)) in puzzles.iter().zip(&solutions).enumerate() {
         for (g, s) in p.chars().zip(sol.chars()) {
             assert!(g == '.' || g == s, "puzzle {}: a given differs", i + 1);
         }
     }
-    let fired: Vec<&Outcome> = reference()
-        .iter()
-        .filter(|o| !o.credited.is_empty())
-        .collect();
-    assert!(
-        fired.len() >= 10,
-        "the exclusion fires in {} puzzles",
-        fired.len()
-    );
-    assert!(fired.iter().any(|o| o.state.solved()));
-    assert!(fired.iter().any(|o| !o.state.solved()));
-}
-
-/// Status and final candidates of every puzzle agree with the reference.
-#[test]
-fn solve_matches_the_reference_on_every_puzzle() {
-    let differences = outcome_differences(solved_json(), reference());
-    assert!(differences.is_empty(), "{}", differences.join("\n"));
-}
-
-/// The eliminations sudolog credits to the exclusion are the reference's,
-/// on puzzles where it fires before anything else could take them: one it
-/// solves (3) and two it leaves stalled (1, 2).
-#[test]
-fn credited_eliminations_match_the_reference() {
-    for number in [1, 2, 3] {
-        let want = elim_tsv(&reference()[number - 1].credited);
-        assert_eq!(EXTRA.credited(SAMPLE, number), want, "puzzle {number}");
-    }
-}
-
-/// Soundness: no solution digit is taken, in sudolog's answer or in the
-/// reference's.
-#[test]
-fn the_exclusion_keeps_every_solution() {
-    let states = reference().iter().map(|o| &o.state);
-    assert_keeps_solutions("", solved_json(), states, &solutions());
+    check_against_reference(&EXTRA, SAMPLE, SAMPLE_SOLUTIONS, exclusions, &[1, 2, 3]);
 }
 
 /// The file is a technique of its own at tier 8, beside the W-wing and the
@@ -156,7 +97,7 @@ fn it_is_tier_8_and_rated_6_2() {
     assert_eq!(listing.tier("aligned_pairs"), Some(8));
     assert_eq!(listing.elimination_rules("aligned_pairs").len(), 2);
     let graded = EXTRA.sudolog(&["grade", "--format", "json", SAMPLE]);
-    let rows = sorted_by_index(json_lines(&graded), puzzles().len());
+    let rows = sorted_by_index(json_lines(&graded), 20);
     assert_eq!(rows[2]["hardest"], "Aligned pair exclusion", "{graded}");
     assert_eq!(rows[2]["rating"], 6.2, "{graded}");
 }

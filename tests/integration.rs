@@ -36,6 +36,7 @@ mod single_digit;
 mod soundness;
 mod techniques;
 mod templates;
+mod turbot_fish;
 mod uniqueness;
 mod variants;
 mod verify_rules;

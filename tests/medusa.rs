@@ -21,12 +21,10 @@
 use crate::common;
 
 use common::{
-    Extra, Geometry, N, Outcome, State, assert_keeps_solutions, digits, elim_tsv,
+    Extra, Geometry, N, Outcome, State, assert_keeps_solutions, check_against_reference, digits,
     outcome_differences, read_lines, run_technique,
 };
-use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::sync::OnceLock;
 
 const SAMPLE: &str = "tests/data/berthier20/sample.txt";
 const SAMPLE_SOLUTIONS: &str = "tests/data/berthier20/sample.solutions.txt";
@@ -39,14 +37,6 @@ const EXTRA: Extra = Extra {
     rules: "rules/extra/medusa.dl",
     technique: "medusa",
 };
-
-fn puzzles() -> Vec<String> {
-    read_lines(SAMPLE)
-}
-
-fn solutions() -> Vec<String> {
-    read_lines(SAMPLE_SOLUTIONS)
-}
 
 // ---------------------------------------------------------------------------
 // The reference.
@@ -153,43 +143,23 @@ fn medusa_eliminations(s: &State, g: &Geometry, cell_wrap: bool) -> BTreeSet<Nod
 
 /// The reference's outcome of one puzzle, with or without the cell wrap.
 fn run_reference(line: &str, cell_wrap: bool) -> Outcome {
-    run_technique(line, |s, g| medusa_eliminations(s, g, cell_wrap))
-}
-
-/// The reference outcome of every sample puzzle, computed once.
-fn reference() -> &'static [Outcome] {
-    static REFERENCE: OnceLock<Vec<Outcome>> = OnceLock::new();
-    REFERENCE.get_or_init(|| puzzles().iter().map(|p| run_reference(p, true)).collect())
-}
-
-/// sudolog's `solve` of the whole sample, run once.
-fn solved_json() -> &'static [Value] {
-    static JSON: OnceLock<Vec<Value>> = OnceLock::new();
-    JSON.get_or_init(|| EXTRA.solve_json(SAMPLE))
+    run_technique(line, &|s: &State, g: &Geometry| {
+        medusa_eliminations(s, g, cell_wrap)
+    })
 }
 
 // ---------------------------------------------------------------------------
 // The tests.
 // ---------------------------------------------------------------------------
 
-/// Medusa fires in half the sample or more, solves some of those puzzles
-/// alone with the singles, and leaves others stalled.
+/// Medusa fires in half the sample or more and ends every puzzle as the
+/// reference does; it takes no solution digit; and sudolog credits it with
+/// the reference's eliminations on two puzzles where it fires before
+/// anything else could take them.
 #[test]
-fn medusa_fires_in_the_sample() {
-    let fired: Vec<&Outcome> = reference()
-        .iter()
-        .filter(|o| !o.credited.is_empty())
-        .collect();
-    assert!(fired.len() >= 10, "Medusa fires in {} puzzles", fired.len());
-    assert!(fired.iter().any(|o| o.state.solved()));
-    assert!(fired.iter().any(|o| !o.state.solved()));
-}
-
-/// Status and final candidates of every puzzle agree with the reference.
-#[test]
-fn solve_matches_the_reference_on_every_puzzle() {
-    let differences = outcome_differences(solved_json(), reference());
-    assert!(differences.is_empty(), "{}", differences.join("\n"));
+fn medusa_matches_its_reference_on_the_sample() {
+    let medusa = |s: &State, g: &Geometry| medusa_eliminations(s, g, true);
+    check_against_reference(&EXTRA, SAMPLE, SAMPLE_SOLUTIONS, medusa, &[2, 5]);
 }
 
 /// On two puzzles the wrap of a colour that takes a whole cell makes a
@@ -207,24 +177,6 @@ fn the_cell_wrap_decides_two_puzzles_and_matches_the_reference() {
     assert!(differences.is_empty(), "{}", differences.join("\n"));
     let states = with.iter().map(|o| &o.state);
     assert_keeps_solutions("", &rows, states, &read_lines(CELL_WRAP_SOLUTIONS));
-}
-
-/// The eliminations sudolog credits to Medusa are the reference's, on
-/// puzzles where it fires before anything else could take them.
-#[test]
-fn credited_eliminations_match_the_reference() {
-    for number in [2, 5] {
-        let want = elim_tsv(&reference()[number - 1].credited);
-        assert_eq!(EXTRA.credited(SAMPLE, number), want, "puzzle {number}");
-    }
-}
-
-/// Soundness: no solution digit is taken, in sudolog's answer or in the
-/// reference's.
-#[test]
-fn medusa_keeps_every_solution() {
-    let states = reference().iter().map(|o| &o.state);
-    assert_keeps_solutions("", solved_json(), states, &solutions());
 }
 
 /// The file is a technique of its own at tier 10, after multi-colours and

@@ -8,8 +8,9 @@
 //! ...), so that the references remain independent re-implementations of
 //! their techniques; what they share is the grid and singles fixpoint they
 //! run between technique steps (`State::grid_and_singles`) and, for a rule
-//! file outside the standard library, the schedule around one technique
-//! and the runs of sudolog it is compared with (`Outcome`, `Extra`).
+//! file outside the standard library, the schedule around one technique,
+//! the runs of sudolog it is compared with and the checks every such file
+//! gets (`Outcome`, `Extra`, `check_against_reference`).
 
 // The areas use different parts of it; what the reference solvers of one
 // area need may be unused while that area is left out.
@@ -759,7 +760,7 @@ pub struct Outcome {
 /// apply them and start over.
 pub fn run_technique(
     line: &str,
-    technique: impl Fn(&State, &Geometry) -> BTreeSet<(usize, u8)>,
+    technique: &impl Fn(&State, &Geometry) -> BTreeSet<(usize, u8)>,
 ) -> Outcome {
     let g = Geometry::new();
     let mut s = State::from_line(line);
@@ -865,4 +866,49 @@ pub fn outcome_differences(rows: &[Value], outcomes: &[Outcome]) -> Vec<String> 
         differences.extend(final_difference(number, row, &o.state));
     }
     differences
+}
+
+/// The checks every technique of `rules/extra/` gets against its reference
+/// on a sample (`file`, with its solutions in `solutions`):
+/// - the technique fires in half the puzzles or more, solves some of them
+///   with the singles alone, and leaves others stalled;
+/// - sudolog ends every puzzle as the reference does (status, then final
+///   candidates or the solution);
+/// - on the puzzles `credits` names, the eliminations sudolog credits to
+///   the technique are the reference's;
+/// - neither takes a solution digit.
+///
+/// Returns the reference's outcomes, for checks of the technique's own.
+pub fn check_against_reference(
+    extra: &Extra,
+    file: &str,
+    solutions: &str,
+    technique: impl Fn(&State, &Geometry) -> BTreeSet<(usize, u8)>,
+    credits: &[usize],
+) -> Vec<Outcome> {
+    let puzzles = read_lines(file);
+    let outcomes: Vec<Outcome> = puzzles
+        .iter()
+        .map(|p| run_technique(p, &technique))
+        .collect();
+    let fired: Vec<&Outcome> = outcomes.iter().filter(|o| !o.credited.is_empty()).collect();
+    assert!(
+        fired.len() * 2 >= puzzles.len(),
+        "{} fires in {} of {} puzzles",
+        extra.technique,
+        fired.len(),
+        puzzles.len()
+    );
+    assert!(fired.iter().any(|o| o.state.solved()));
+    assert!(fired.iter().any(|o| !o.state.solved()));
+    let rows = extra.solve_json(file);
+    let differences = outcome_differences(&rows, &outcomes);
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+    for &number in credits {
+        let want = elim_tsv(&outcomes[number - 1].credited);
+        assert_eq!(extra.credited(file, number), want, "puzzle {number}");
+    }
+    let states = outcomes.iter().map(|o| &o.state);
+    assert_keeps_solutions("", &rows, states, &read_lines(solutions));
+    outcomes
 }
