@@ -18,13 +18,10 @@
 use crate::common;
 
 use common::{
-    Extra, Geometry, N, State, check_against_reference, digits, json_lines, read_lines,
-    sorted_by_index,
+    BERTHIER20, BERTHIER20_SOLUTIONS, Extra, Geometry, N, State, check_against_reference, digits,
+    json_lines, read_lines,
 };
 use std::collections::BTreeSet;
-
-const SAMPLE: &str = "tests/data/berthier20/sample.txt";
-const SAMPLE_SOLUTIONS: &str = "tests/data/berthier20/sample.solutions.txt";
 
 /// The rule file, run beside the singles only.
 const EXTRA: Extra = Extra {
@@ -78,14 +75,20 @@ fn exclusions(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
 /// stalled (1, 2). The sample's solutions agree with its givens.
 #[test]
 fn the_exclusion_matches_its_reference_on_the_sample() {
-    let (puzzles, solutions) = (read_lines(SAMPLE), read_lines(SAMPLE_SOLUTIONS));
+    let (puzzles, solutions) = (read_lines(BERTHIER20), read_lines(BERTHIER20_SOLUTIONS));
     assert_eq!((puzzles.len(), solutions.len()), (20, 20));
     for (i, (p, sol)) in puzzles.iter().zip(&solutions).enumerate() {
         for (g, s) in p.chars().zip(sol.chars()) {
             assert!(g == '.' || g == s, "puzzle {}: a given differs", i + 1);
         }
     }
-    check_against_reference(&EXTRA, SAMPLE, SAMPLE_SOLUTIONS, exclusions, &[1, 2, 3]);
+    check_against_reference(
+        &EXTRA,
+        BERTHIER20,
+        BERTHIER20_SOLUTIONS,
+        exclusions,
+        &[1, 2, 3],
+    );
 }
 
 /// The file is a technique of its own at tier 8, beside the W-wing and the
@@ -96,8 +99,9 @@ fn it_is_tier_8_and_rated_6_2() {
     let listing = EXTRA.listing();
     assert_eq!(listing.tier("aligned_pairs"), Some(8));
     assert_eq!(listing.elimination_rules("aligned_pairs").len(), 2);
-    let graded = EXTRA.sudolog(&["grade", "--format", "json", SAMPLE]);
-    let rows = sorted_by_index(json_lines(&graded), 20);
-    assert_eq!(rows[2]["hardest"], "Aligned pair exclusion", "{graded}");
-    assert_eq!(rows[2]["rating"], 6.2, "{graded}");
+    let graded = EXTRA.sudolog(&["grade", "--format", "json", "--puzzle", "3", BERTHIER20]);
+    let row = &json_lines(&graded)[0];
+    assert_eq!(row["index"], 3, "{graded}");
+    assert_eq!(row["hardest"], "Aligned pair exclusion", "{graded}");
+    assert_eq!(row["rating"], 6.2, "{graded}");
 }

@@ -21,13 +21,11 @@
 use crate::common;
 
 use common::{
-    Extra, Geometry, N, Outcome, State, assert_keeps_solutions, check_against_reference, digits,
-    outcome_differences, read_lines, run_technique,
+    BERTHIER20, BERTHIER20_SOLUTIONS, Extra, Geometry, N, Outcome, State, assert_keeps_solutions,
+    check_against_reference, digits, outcome_differences, read_lines, run_technique,
 };
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-const SAMPLE: &str = "tests/data/berthier20/sample.txt";
-const SAMPLE_SOLUTIONS: &str = "tests/data/berthier20/sample.solutions.txt";
 /// Two puzzles that the wrap of a colour taking a whole cell decides.
 const CELL_WRAP: &str = "tests/data/medusa/cell_wrap.txt";
 const CELL_WRAP_SOLUTIONS: &str = "tests/data/medusa/cell_wrap.solutions.txt";
@@ -159,7 +157,7 @@ fn run_reference(line: &str, cell_wrap: bool) -> Outcome {
 #[test]
 fn medusa_matches_its_reference_on_the_sample() {
     let medusa = |s: &State, g: &Geometry| medusa_eliminations(s, g, true);
-    check_against_reference(&EXTRA, SAMPLE, SAMPLE_SOLUTIONS, medusa, &[2, 5]);
+    check_against_reference(&EXTRA, BERTHIER20, BERTHIER20_SOLUTIONS, medusa, &[2, 5]);
 }
 
 /// On two puzzles the wrap of a colour that takes a whole cell makes a

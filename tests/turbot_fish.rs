@@ -12,11 +12,10 @@
 
 use crate::common;
 
-use common::{Extra, Geometry, N, State, check_against_reference};
+use common::{
+    BERTHIER20, BERTHIER20_SOLUTIONS, Extra, Geometry, N, State, check_against_reference,
+};
 use std::collections::BTreeSet;
-
-const SAMPLE: &str = "tests/data/berthier20/sample.txt";
-const SAMPLE_SOLUTIONS: &str = "tests/data/berthier20/sample.solutions.txt";
 
 /// The rule file, run beside the singles only.
 const EXTRA: Extra = Extra {
@@ -87,8 +86,8 @@ fn fish_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
 fn the_fishes_match_their_reference_on_the_sample() {
     check_against_reference(
         &EXTRA,
-        SAMPLE,
-        SAMPLE_SOLUTIONS,
+        BERTHIER20,
+        BERTHIER20_SOLUTIONS,
         fish_eliminations,
         &[1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12],
     );

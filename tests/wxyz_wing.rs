@@ -16,11 +16,10 @@
 
 use crate::common;
 
-use common::{Extra, Geometry, N, State, check_against_reference, digits};
+use common::{
+    BERTHIER20, BERTHIER20_SOLUTIONS, Extra, Geometry, N, State, check_against_reference, digits,
+};
 use std::collections::BTreeSet;
-
-const SAMPLE: &str = "tests/data/berthier20/sample.txt";
-const SAMPLE_SOLUTIONS: &str = "tests/data/berthier20/sample.solutions.txt";
 
 /// The rule file, run beside the singles only.
 const EXTRA: Extra = Extra {
@@ -87,7 +86,13 @@ fn wing_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
 /// anything else could take them.
 #[test]
 fn the_wing_matches_its_reference_on_the_sample() {
-    check_against_reference(&EXTRA, SAMPLE, SAMPLE_SOLUTIONS, wing_eliminations, &[2, 6]);
+    check_against_reference(
+        &EXTRA,
+        BERTHIER20,
+        BERTHIER20_SOLUTIONS,
+        wing_eliminations,
+        &[2, 6],
+    );
 }
 
 /// The file is a technique of its own at tier 7, beside the rectangles
