@@ -14,6 +14,7 @@ mod clue_variants;
 mod differential;
 mod engine_semantics;
 mod forcing;
+mod franken_fish;
 mod generate;
 mod grade;
 mod hint;

@@ -388,3 +388,38 @@ fn a_continuous_loop_through_an_als_locks_its_other_digits() {
     by_loop.sort();
     assert_eq!(by_loop, ["r7c4<>8", "r8c1<>8"]);
 }
+
+#[test]
+fn the_optional_franken_fish_pass_hodokus_franken_cases() {
+    // HoDoKu's Franken swordfish and jellyfish (codes 0331 and 0332, six
+    // cases): each passes with rules/extra/franken_fish.dl added, and a
+    // hint names it. Its finned Franken fish are left to the templates.
+    let library = read_library(&repo_path(LIBRARY)).unwrap();
+    let mut sources = RuleSources::standard();
+    sources
+        .add_file(std::path::Path::new(&repo_path(
+            "rules/extra/franken_fish.dl",
+        )))
+        .unwrap();
+    let program = sources.load().unwrap();
+    let maps = ["0331", "0332"]
+        .map(|code| CodeMap {
+            code: code.to_string(),
+            technique: "franken_fish".to_string(),
+            labels: vec!["Franken fish".to_string()],
+        })
+        .to_vec();
+    let checker = Checker::new(&program, maps, DEFAULT_FACT_LIMIT).unwrap();
+    let cases: Vec<_> = (library.cases.iter())
+        .filter(|c| ["0331", "0332"].contains(&c.code.as_str()))
+        .collect();
+    assert_eq!(cases.len(), 6);
+    for r in cases
+        .par_iter()
+        .map(|c| checker.check(c))
+        .collect::<Vec<_>>()
+    {
+        assert_eq!(r.verdict, CaseVerdict::Passed, "line {}", r.line);
+        assert_eq!(r.hint_named, Some(true), "line {}", r.line);
+    }
+}

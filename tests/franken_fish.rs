@@ -1,0 +1,140 @@
+//! An independent check of the Franken fish (`rules/extra/franken_fish.dl`)
+//! against a reference written here in plain Rust, on the first 20 puzzles
+//! of `berthier_cb001` (`tests/data/berthier20/`).
+//!
+//! Only the grid, the singles and the Franken fish run (`--techniques
+//! singles,franken_fish`), on the schedule of `common::run_technique`. For
+//! each digit, the reference takes every set S of crossing lines (columns
+//! for base rows, rows for base columns) and every box, and finds the two
+//! shapes by their definition:
+//! - a box and K-1 lines with no place of the digit in common, all with
+//!   their places on the K crossing lines of S: the digit leaves those
+//!   lines' other cells;
+//! - J+1 lines with their places in the box or on the J crossing lines of
+//!   S: the digit leaves the box's and those lines' other cells.
+//!
+//! A unit where the digit is placed takes no part, as in the rules.
+
+use crate::common;
+
+use common::{
+    BERTHIER20, BERTHIER20_SOLUTIONS, Extra, Geometry, N, State, check_against_reference,
+};
+use std::collections::BTreeSet;
+
+/// The rule file, run beside the singles only.
+const EXTRA: Extra = Extra {
+    rules: "rules/extra/franken_fish.dl",
+    technique: "franken_fish",
+};
+
+// ---------------------------------------------------------------------------
+// The reference.
+// ---------------------------------------------------------------------------
+
+/// The index of cell `c`'s box.
+fn box_of(c: usize) -> usize {
+    (c / 27) * 3 + (c % 9) / 3
+}
+
+/// The line of kind `rows` (true: rows, false: columns) through cell `c`,
+/// and the crossing line it lies on.
+fn line_and_crossing(c: usize, rows: bool) -> (usize, usize) {
+    if rows { (c / 9, c % 9) } else { (c % 9, c / 9) }
+}
+
+/// Every (cell, digit) a Franken fish takes from the state, already known
+/// or not.
+fn franken_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
+    let mut out = BTreeSet::new();
+    for d in 1..=9u8 {
+        let open = |c: usize| s.placed[c] == 0 && !s.elim(c, d);
+        let placed_in = |u: &[usize; 9]| u.iter().any(|&c| s.placed[c] == d);
+        for rows in [true, false] {
+            // Lines 0..9 of this kind are units 0..9 (rows) or 9..18.
+            let line_unit = |i: usize| &g.units[if rows { i } else { 9 + i }];
+            let cross_unit = |q: usize| &g.units[if rows { 9 + q } else { q }];
+            // The crossing lines of each line's places of d (None where d is
+            // placed in the line).
+            let line_places = |i: usize| -> Option<Vec<usize>> {
+                let u = line_unit(i);
+                (!placed_in(u)).then(|| u.iter().copied().filter(|&c| open(c)).collect())
+            };
+            for mask in 1u16..(1 << 9) {
+                let k = mask.count_ones() as usize;
+                if k > 4 || (0..9).any(|q| mask & (1 << q) != 0 && placed_in(cross_unit(q))) {
+                    continue;
+                }
+                let on_s = |c: usize| mask & (1 << line_and_crossing(c, rows).1) != 0;
+                for b in 18..27 {
+                    let bx = &g.units[b];
+                    if placed_in(bx) {
+                        continue;
+                    }
+                    let in_b = |c: usize| box_of(c) == b - 18;
+                    // A box among the base sets: the box's places on S, and
+                    // K-1 lines apart from it with theirs on S.
+                    if k >= 2 && bx.iter().all(|&c| !open(c) || on_s(c)) {
+                        let base: Vec<usize> = (0..9)
+                            .filter(|&i| {
+                                line_places(i)
+                                    .is_some_and(|p| p.iter().all(|&c| on_s(c) && !in_b(c)))
+                            })
+                            .collect();
+                        for x in (0..N).filter(|&x| open(x) && on_s(x) && !in_b(x)) {
+                            let w = line_and_crossing(x, rows).0;
+                            if base.iter().filter(|&&i| i != w).count() >= k - 1 {
+                                out.insert((x, d));
+                            }
+                        }
+                    }
+                    // A box among the cover sets: J+1 lines with their places
+                    // in the box or on the J crossing lines of S.
+                    if k <= 2 {
+                        let base: Vec<usize> = (0..9)
+                            .filter(|&i| {
+                                line_places(i)
+                                    .is_some_and(|p| p.iter().all(|&c| on_s(c) || in_b(c)))
+                            })
+                            .collect();
+                        for x in (0..N).filter(|&x| open(x) && (on_s(x) || in_b(x))) {
+                            let w = line_and_crossing(x, rows).0;
+                            if base.iter().filter(|&&i| i != w).count() > k {
+                                out.insert((x, d));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// The tests.
+// ---------------------------------------------------------------------------
+
+/// The Franken fish fire in half the sample or more and end every puzzle
+/// as the reference does; they take no solution digit; and sudolog
+/// credits them with the reference's eliminations.
+#[test]
+fn the_franken_fish_match_their_reference_on_the_sample() {
+    check_against_reference(
+        &EXTRA,
+        BERTHIER20,
+        BERTHIER20_SOLUTIONS,
+        franken_eliminations,
+        &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+    );
+}
+
+/// The file is a technique of its own at tier 10, beside the finned fish,
+/// with a rule for the box among the base sets and two for the box among
+/// the cover sets.
+#[test]
+fn it_is_tier_10_with_three_rules() {
+    let listing = EXTRA.listing();
+    assert_eq!(listing.tier("franken_fish"), Some(10));
+    assert_eq!(listing.elimination_rules("franken_fish").len(), 3);
+}
