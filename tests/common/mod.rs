@@ -831,21 +831,24 @@ impl Extra {
     /// `facts --relation eliminated --rule TECHNIQUE` of puzzle `number` of
     /// `file`, as a set of `cell<TAB>digit` lines.
     pub fn credited(&self, file: &str, number: usize) -> BTreeSet<String> {
-        let number = number.to_string();
-        tsv_set(&self.sudolog(&[
-            "facts",
+        let techniques = format!("singles,{}", self.technique);
+        tsv_set(&facts(
             file,
-            "--puzzle",
-            &number,
-            "--logic-only",
-            "--no-forcing",
-            "--relation",
-            "eliminated",
-            "--rule",
-            self.technique,
-            "--format",
-            "tsv",
-        ]))
+            number,
+            &techniques,
+            None,
+            None,
+            &[
+                "--rules-add",
+                self.rules,
+                "--relation",
+                "eliminated",
+                "--rule",
+                self.technique,
+                "--format",
+                "tsv",
+            ],
+        ))
     }
 
     /// The listing of `sudolog check --rules-add RULES`.
