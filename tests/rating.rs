@@ -192,6 +192,50 @@ fn a_ratings_file_that_does_not_read_is_located() {
     );
 }
 
+/// The library with the hidden single rated 9.1 where six cells of its
+/// unit are placed, and 9.2 elsewhere: a condition's count counts its own
+/// variables (`Y`, new to the rule) over the facts before the step. On a
+/// puzzle that the singles solve, the first hidden single (the givens
+/// fill no unit that far) is 9.2, and the last (the grid is nearly full)
+/// 9.1.
+#[test]
+fn a_rating_condition_may_count() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    for entry in std::fs::read_dir(common::repo_path("rules")).expect("rules/") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_some_and(|e| e == "dl") {
+            let mut text = std::fs::read_to_string(&path).expect("a rule file");
+            if path.ends_with("singles.dl") {
+                text = text.replace(
+                    ".rating 1.2 when unit_kind(U, \"box\").\n.rating 1.5",
+                    ".rating 9.1 when count : { in_unit(Y, U), placed(Y, _) } >= 6.\n\
+                     .rating 9.2",
+                );
+                assert!(
+                    text.contains("9.1 when count"),
+                    "the hidden single's ratings"
+                );
+            }
+            std::fs::write(dir.path().join(path.file_name().expect("a name")), text)
+                .expect("written");
+        }
+    }
+    let rules = dir.path().to_str().expect("a path");
+    let g = graded(&["--rules", rules, "--puzzle", "1", "tests/data/essay.txt"]);
+    let steps = g[0]["steps"].as_array().expect("steps");
+    let hidden = |t: u64| {
+        (steps.iter())
+            .filter(|s| s["technique"] == "Hidden single" && tenths(&s["rating"]) == t)
+            .count()
+    };
+    assert!(hidden(91) > 0 && hidden(92) > 0, "{:?}", g[0]);
+    let mut hiddens = steps.iter().filter(|s| s["technique"] == "Hidden single");
+    let first = hiddens.next().expect("a hidden single");
+    assert_eq!(tenths(&first["rating"]), 92, "{first}");
+    let last = hiddens.next_back().expect("another");
+    assert_eq!(tenths(&last["rating"]), 91, "{last}");
+}
+
 #[test]
 fn a_rating_condition_may_name_only_the_rules_variables() {
     let dir = tempfile::tempdir().expect("a temp dir");

@@ -276,7 +276,7 @@ impl<'s> Checker<'s> {
         if self.errors.len() > errors_before {
             return None;
         }
-        let rating = self.rating(rule, head_rel, &mut scope);
+        let mut rating = self.rating(rule, head_rel, &body, &mut scope);
         if self.errors.len() > errors_before {
             return None;
         }
@@ -286,6 +286,9 @@ impl<'s> Checker<'s> {
             .collect();
         self.infer_and_check_types(&mut scope, head_rel, &head, &rule.head, &typed);
         self.check_safety(&mut scope, &head, &rule.head, &mut body);
+        for line in &mut rating {
+            self.check_when(&scope, &body, &mut line.when);
+        }
         if self.errors.len() > errors_before {
             return None;
         }
@@ -312,6 +315,7 @@ impl<'s> Checker<'s> {
         &mut self,
         rule: &ast::Rule,
         head_rel: RelId,
+        body: &[Literal],
         scope: &mut Scope,
     ) -> Vec<RatingAlternative> {
         let concludes = self.relations[head_rel]
@@ -320,12 +324,23 @@ impl<'s> Checker<'s> {
         if !concludes {
             return Vec::new();
         }
+        // The body's own variables (not those local to a count).
+        let mut own = vec![false; scope.names.len()];
+        for lit in body {
+            safety::mark_vars(lit, &mut own, false);
+        }
         let mut out = Vec::new();
         for line in &rule.rating {
             let named = scope.names.len();
             let when = self.literals(&line.when, scope, 0).unwrap_or_default();
-            for name in &scope.names[named..] {
-                if name != "_" {
+            // A count's own variables may be new: only those it shares with
+            // the rest of the condition must be the rule's.
+            let mut shared = vec![false; scope.names.len()];
+            for lit in &when {
+                safety::mark_vars(lit, &mut shared, false);
+            }
+            for (v, name) in scope.names.iter().enumerate().skip(named) {
+                if name != "_" && shared[v] {
                     let span = line.span;
                     self.error(
                         Diagnostic::new(
@@ -338,7 +353,9 @@ impl<'s> Checker<'s> {
                                  use one of them, or `_`",
                             scope.names[..named]
                                 .iter()
-                                .filter(|n| !n.starts_with('_'))
+                                .zip(&own)
+                                .filter(|(n, own)| **own && !n.starts_with('_'))
+                                .map(|(n, _)| n)
                                 .map(|n| format!("`{n}`"))
                                 .collect::<Vec<_>>()
                                 .join(", ")

@@ -83,6 +83,22 @@ impl Checker<'_> {
         self.check_literals(scope, body, &mut bound, &outside, false);
     }
 
+    /// Range restriction of a `.rating` line's `when` over the rule's
+    /// `body`: what it reads is bound by the body or by the condition
+    /// itself, and each count in it finds its group (the variables it
+    /// shares with the rule) and its own variables, which it counts (a
+    /// variable that only another count of the rule uses is its own too).
+    pub(super) fn check_when(&mut self, scope: &Scope, body: &[Literal], when: &mut [Literal]) {
+        let mut bound = vec![false; scope.names.len()];
+        bind_positive(body, &mut bound);
+        bind_positive(when, &mut bound);
+        let mut outside = vec![false; scope.names.len()];
+        for lit in body.iter().chain(when.iter()) {
+            mark_vars(lit, &mut outside, false);
+        }
+        self.check_literals(scope, when, &mut bound, &outside, false);
+    }
+
     /// Range restriction of the literals of a body (`inner` inside a
     /// count): what they read must be bound.
     fn check_literals(
@@ -395,5 +411,37 @@ mod tests {
         };
         assert_eq!(names(1, &threshold.local), ["D"]);
         assert_eq!(threshold.value, None);
+    }
+
+    /// A count in a rating's condition counts its own variables: one new
+    /// to the rule (`Y`), and one that only a count of the body uses
+    /// (`X`); what it shares with the rule (`U`) is its group. A new
+    /// variable outside a count is still an error.
+    #[test]
+    fn a_rating_conditions_count_finds_its_group_and_what_it_counts() {
+        let p = passes(
+            ".rating 1.0 when count : { in_unit(Y, U), in_unit(X, U), placed(Y, _) } >= 6.
+            .rating 1.5
+            placed(C, D) :- in_unit(C, U), digit(D), size(N),
+                count : { in_unit(X, U), X != C, eliminated(X, D) } >= N - 1.",
+        );
+        let rule = &p.rules[0];
+        let Literal::Count(when) = &rule.rating[0].when[0] else {
+            panic!("{:?}", rule.rating);
+        };
+        let names = |vars: &[usize]| -> Vec<&str> {
+            vars.iter().map(|&v| rule.var_names[v].as_str()).collect()
+        };
+        assert_eq!(names(&when.group), ["U"]);
+        assert_eq!(names(&when.local), ["X", "Y", "_"]);
+        assert_eq!(
+            errors(
+                ".rating 1.0 when in_unit(Y, U).
+                .rating 1.5
+                placed(C, D) :- in_unit(C, U), digit(D), size(N),
+                    count : { in_unit(X, U), X != C, eliminated(X, D) } >= N - 1."
+            ),
+            ["`Y` is not a variable of the rule below"]
+        );
     }
 }
