@@ -3,6 +3,7 @@
 //! be restricted to those known before a given step.
 
 use super::db::{Fact, FactDb, RelFacts};
+use crate::lang::builtin::Builtin;
 use crate::lang::program::{Aggregate, Arg, Atom, Expr, Literal, RelId, Value, VarId};
 use crate::lang::value::{Fold, MAX_SET_MEMBER};
 use rustc_hash::FxHashSet;
@@ -274,9 +275,11 @@ impl<'a, 'p> Evaluator<'a, 'p> {
             Some(Arg::Const(c)) => Some(*c),
             _ => None,
         };
-        let candidates: Box<dyn Iterator<Item = &Fact>> = match first_bound {
-            Some(v) => Box::new(rel.with_first(v)),
-            None => Box::new(rel.facts.iter()),
+        let members = self.members(atom, &st.values);
+        let candidates: Box<dyn Iterator<Item = &Fact>> = match (&members, first_bound) {
+            (Some(members), _) => Box::new(members.iter()),
+            (None, Some(v)) => Box::new(rel.with_first(v)),
+            (None, None) => Box::new(rel.facts.iter()),
         };
         for fact in candidates {
             if !self.visible(fact) {
@@ -323,11 +326,36 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         {
             return 0;
         }
+        if let Some(members) = self.members(a, values) {
+            return members.len();
+        }
         let rel = self.facts(a.rel);
         match a.args.first().and_then(bound) {
             Some(v) => rel.count_first(v),
             None => rel.facts.len(),
         }
+    }
+
+    /// The facts of `in_set(X, S)` for a bound set `S`, of any size: the
+    /// stored ones are those of `digit_set`'s sets (four members at most),
+    /// which the engine computes beyond (`T = F - H`, a set aggregate).
+    fn members(&self, a: &Atom, values: &[Option<Value>]) -> Option<Vec<Fact>> {
+        if a.rel != self.db.program.builtin(Builtin::InSet) {
+            return None;
+        }
+        let set = match a.args.get(1)? {
+            Arg::Var(v) => values[*v]?,
+            Arg::Const(c) => *c,
+            _ => return None,
+        };
+        let facts = (1..=MAX_SET_MEMBER as Value)
+            .filter(|&x| set >> x & 1 == 1)
+            .map(|x| Fact {
+                values: vec![x, set],
+                origin: None,
+            })
+            .collect();
+        Some(facts)
     }
 
     /// Whether a literal is a count that can wait for the atoms: a
@@ -358,10 +386,12 @@ impl<'a, 'p> Evaluator<'a, 'p> {
             Some(Arg::Const(c)) => Some(*c),
             _ => None,
         };
+        let members = self.members(a, values);
         // Look only at the facts with the same first value when it is known.
-        let candidates: Box<dyn Iterator<Item = &Fact>> = match first {
-            Some(v) => Box::new(rel.with_first(v)),
-            None => Box::new(rel.facts.iter()),
+        let candidates: Box<dyn Iterator<Item = &Fact>> = match (&members, first) {
+            (Some(members), _) => Box::new(members.iter()),
+            (None, Some(v)) => Box::new(rel.with_first(v)),
+            (None, None) => Box::new(rel.facts.iter()),
         };
         candidates.into_iter().any(|f| {
             self.visible(f)
