@@ -41,5 +41,6 @@ mod turbot_fish;
 mod uniqueness;
 mod variants;
 mod verify_rules;
+mod vwxyz_wing;
 mod wings;
 mod wxyz_wing;
