@@ -102,3 +102,56 @@ fn it_is_tier_6_with_two_rules() {
     assert_eq!(listing.tier("turbot_fish"), Some(6));
     assert_eq!(listing.elimination_rules("turbot_fish").len(), 2);
 }
+
+/// The fishes are rated as Sukaku Explainer rates them, by the units of
+/// their strong links: two parallel lines 4.0, a row and a column 4.1, a
+/// box among them 4.2; of three links, parallel lines 5.4, a box 5.5, rows
+/// and columns 5.6. A step is rated by its easiest derivation, so no step
+/// is rated above the shape its picture shows, and each two-link rating
+/// occurs on the samples.
+#[test]
+fn the_fishes_are_rated_by_their_shapes() {
+    let mut two = BTreeSet::new();
+    for file in [BERTHIER20, "tests/data/vwxyz/sample.txt"] {
+        let rows = common::json_lines(&common::stdout_of(common::sudolog().args([
+            "path",
+            "--format",
+            "json",
+            "--logic-only",
+            "--rules-add",
+            EXTRA.rules,
+            file,
+        ])));
+        for step in rows
+            .iter()
+            .flat_map(|r| r["steps"].as_array().expect("steps"))
+        {
+            let name = step["name"].as_str().unwrap_or("");
+            if name != "Turbot fish" && name != "Three-link turbot fish" {
+                continue;
+            }
+            let kinds: BTreeSet<&str> = (step["pattern"]["units"].as_array().expect("units"))
+                .iter()
+                .map(|u| &u.as_str().expect("a unit")[..3])
+                .collect();
+            let (lines, mixed, boxed) = if name == "Turbot fish" {
+                (40, 41, 42)
+            } else {
+                (54, 56, 55)
+            };
+            let shape = if kinds.contains("box") {
+                boxed
+            } else if kinds.len() == 1 {
+                lines
+            } else {
+                mixed
+            };
+            let rating = (step["rating"].as_f64().expect("a rating") * 10.0).round() as u64;
+            assert!(rating <= shape && rating >= lines, "{step}");
+            if name == "Turbot fish" {
+                two.insert(rating);
+            }
+        }
+    }
+    assert_eq!(two, BTreeSet::from([40, 41, 42]));
+}

@@ -5,7 +5,7 @@
 //!   often a misspelling of another (`Cx` for `C`) and otherwise says
 //!   nothing `_` would not. (Inside a count, a variable named once is what
 //!   is counted, `count : { confined(U, T, D) }`: named for the reader, not
-//!   a slip.)
+//!   a slip; nor is one that a `.rating`'s `when` reads.)
 //! - a cell constant outside a 9x9 grid (`r10c1`). Rules are written for
 //!   every grid size, so it is no error, but on the commonest puzzles no
 //!   cell matches it; a run says so again for its own grid sizes (beyond
@@ -28,8 +28,14 @@ pub fn lint_rule(rule: &Rule) -> Vec<Diagnostic> {
     for (name, span, counted) in all {
         uses.entry(name).or_default().push((span, counted));
     }
+    // A variable that a rating's condition reads is named for it.
+    let mut rated: Vec<Use> = Vec::new();
+    for line in &rule.rating {
+        literal_vars(&line.when, false, &mut rated);
+    }
     uses.into_iter()
         .filter(|(name, spans)| spans.len() == 1 && !spans[0].1 && !name.starts_with('_'))
+        .filter(|(name, _)| !rated.iter().any(|(n, _, _)| n == name))
         .map(|(name, spans)| {
             Diagnostic::new(
                 spans[0].0,
