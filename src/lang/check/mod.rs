@@ -355,8 +355,7 @@ impl<'s> Checker<'s> {
                                 .iter()
                                 .zip(&own)
                                 .filter(|(n, own)| **own && !n.starts_with('_'))
-                                .map(|(n, _)| n)
-                                .map(|n| format!("`{n}`"))
+                                .map(|(n, _)| format!("`{n}`"))
                                 .collect::<Vec<_>>()
                                 .join(", ")
                         )),
