@@ -91,7 +91,7 @@ fn the_exclusion_matches_its_reference_on_the_sample() {
     );
 }
 
-/// The file is a technique of its own at tier 8, beside the W-wing and the
+/// The file is a technique of its own at tier 8, beside the
 /// single-digit patterns, and rated 6.2 as in Sudoku Explainer: `grade`
 /// names it as the hardest step of a puzzle it solves.
 #[test]

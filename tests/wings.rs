@@ -2,7 +2,7 @@
 //! `rules/w_wing.dl`: W-wing) against a small reference solver written here
 //! in plain Rust, on puzzles where the wings fire (`tests/data/wings/`).
 //!
-//! Only tiers 0 (grid), 1 (singles), 6 (wings) and 7 (the W-wing) run
+//! Only tiers 0 (grid), 1 (singles), 6 (wings) and 9 (the W-wing) run
 //! (`--techniques singles,wings,w_wing`), so the reference needs nothing
 //! else. Its schedule: grid and singles to a fixpoint; on a stall, every
 //! XY- and XYZ-wing elimination the current candidates allow, all at once,
