@@ -236,6 +236,49 @@ fn a_rating_condition_may_count() {
     assert_eq!(tenths(&last["rating"]), 91, "{last}");
 }
 
+/// A firing's facts are each rated by the first line that one of their
+/// derivations meets, and the firing by the least of those: locked
+/// candidates rated by a line that never holds (9.1), then one that always
+/// does (9.3), then 9.2. Every locked candidate is 9.3: no fact of a
+/// firing with several eliminations falls through to 9.2 because 9.3 was
+/// already the best.
+#[test]
+fn each_fact_is_rated_by_its_first_line_that_holds() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    for entry in std::fs::read_dir(common::repo_path("rules")).expect("rules/") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_some_and(|e| e == "dl") {
+            let mut text = std::fs::read_to_string(&path).expect("a rule file");
+            if path.ends_with("locked.dl") {
+                text = text.replace(
+                    ".rating 2.6 when unit_kind(A, \"box\").\n.rating 2.8",
+                    ".rating 9.1 when count : { in_unit(Y, A), placed(Y, _) } >= 99.\n\
+                     .rating 9.3 when count : { in_unit(Y, A), placed(Y, _) } >= 0.\n\
+                     .rating 9.2",
+                );
+                assert!(
+                    text.contains("9.3 when count"),
+                    "the locked candidates' ratings"
+                );
+            }
+            std::fs::write(dir.path().join(path.file_name().expect("a name")), text)
+                .expect("written");
+        }
+    }
+    let rules = dir.path().to_str().expect("a path");
+    let g = graded(&["--rules", rules, "tests/data/techniques/sample.txt"]);
+    let mut several = 0;
+    for row in &g {
+        for step in row["steps"].as_array().expect("steps") {
+            if step["technique"] == "Locked candidate" {
+                assert_eq!(tenths(&step["rating"]), 93, "{step}");
+                several += usize::from(step["line"].as_str().unwrap_or("").contains(','));
+            }
+        }
+    }
+    assert!(several > 0, "a locked candidate with several eliminations");
+}
+
 #[test]
 fn a_rating_condition_may_name_only_the_rules_variables() {
     let dir = tempfile::tempdir().expect("a temp dir");

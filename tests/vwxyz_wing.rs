@@ -135,9 +135,9 @@ fn it_is_tier_7_with_one_rule() {
 
 /// With the library, the sample's puzzles whose hardest step is the wing
 /// are rated 6.2 to 6.4 by the most candidates a cell of its set has (6.4
-/// for three, 6.3 for two or four), as Sukaku Explainer rates it: both
-/// occur, and more than half agree with its ratings (`sample.ratings.txt`; where
-/// they differ, its path reached the wing in another state).
+/// for three, 6.3 for two or four), as Sukaku Explainer rates it: all but
+/// two at most get its rating (`sample.ratings.txt`; where one differs,
+/// its path reached the wing in another state).
 #[test]
 fn the_wing_is_rated_by_its_fullest_cell() {
     let rows = json_lines(&stdout_of(sudolog().args([
@@ -156,17 +156,16 @@ fn the_wing_is_rated_by_its_fullest_cell() {
         let theirs: f64 = published[index - 1].parse().expect("a rating");
         rated.push((tenths(&row["rating"]), (theirs * 10.0).round() as u64));
     }
+    assert!(rated.len() >= 6, "{rated:?}");
     assert!(
         rated.iter().all(|&(ours, _)| (62..=64).contains(&ours)),
         "{rated:?}"
     );
-    assert!(rated.iter().any(|&(ours, _)| ours == 63), "{rated:?}");
-    assert!(rated.iter().any(|&(ours, _)| ours == 64), "{rated:?}");
     let same = rated
         .iter()
         .filter(|&&(ours, theirs)| ours == theirs)
         .count();
-    assert!(same >= 6 && same * 2 > rated.len(), "{rated:?}");
+    assert!(same + 2 >= rated.len(), "{rated:?}");
 }
 
 /// `explain` tells a wing's elimination down to its set: the rules over

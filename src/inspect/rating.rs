@@ -448,18 +448,21 @@ fn facts_tenths(
             (!line.when.is_empty()).then(|| rule.body.iter().chain(&line.when).cloned().collect())
         })
         .collect();
+    let tenths: Vec<u32> = rule.rating.iter().map(|l| l.tenths + bonus(l)).collect();
     let mut best: Option<u32> = None;
     for values in facts {
-        for (line, body) in rule.rating.iter().zip(&bodies) {
-            let t = line.tenths + bonus(line);
-            if best.is_some_and(|b| b <= t) {
-                continue;
+        for (i, body) in bodies.iter().enumerate() {
+            // No line from here on rates the fact below the best so far.
+            if best.is_some_and(|b| tenths[i..].iter().all(|&t| t >= b)) {
+                break;
             }
+            // A fact is rated by its first line that holds, even one that
+            // cannot improve on the best: the lines after it do not apply.
             if body
                 .as_ref()
                 .is_none_or(|b| evs.derives_by(rule, b, values, step))
             {
-                best = Some(t);
+                best = Some(best.map_or(tenths[i], |b| b.min(tenths[i])));
                 break;
             }
         }
