@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{json_lines, stdout_of, sudolog};
+use common::{json_lines, stdout_of, sudolog, tenths};
 use serde_json::Value;
 
 fn graded(args: &[&str]) -> Vec<Value> {
@@ -27,8 +27,25 @@ fn path_json(file: &str) -> Vec<Value> {
     ])))
 }
 
-fn tenths(v: &Value) -> u64 {
-    (v.as_f64().expect("a rating") * 10.0).round() as u64
+/// The library in a temporary directory, `file`'s text with each `(from,
+/// to)` of `edits` replaced (each must be there): a user's own ratings.
+fn library_with(file: &str, edits: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    for entry in std::fs::read_dir(common::repo_path("rules")).expect("rules/") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_some_and(|e| e == "dl") {
+            let mut text = std::fs::read_to_string(&path).expect("a rule file");
+            if path.ends_with(file) {
+                for (from, to) in edits {
+                    assert!(text.contains(from), "{from} in {file}");
+                    text = text.replace(from, to);
+                }
+            }
+            std::fs::write(dir.path().join(path.file_name().expect("a name")), text)
+                .expect("written");
+        }
+    }
+    dir
 }
 
 #[test]
@@ -95,21 +112,14 @@ fn the_steps_are_the_solution_paths_steps() {
 fn a_rule_sets_own_ratings_rate_its_steps() {
     // The library with the singles rated 9.1 and 9.2: the singles puzzle
     // is then rated by them, with no rebuild.
-    let dir = tempfile::tempdir().expect("a temp dir");
-    for entry in std::fs::read_dir(common::repo_path("rules")).expect("rules/") {
-        let path = entry.expect("an entry").path();
-        if path.extension().is_some_and(|e| e == "dl") {
-            let mut text = std::fs::read_to_string(&path).expect("a rule file");
-            if path.ends_with("singles.dl") {
-                text = text
-                    .replace(".rating 2.3", ".rating 9.2")
-                    .replace(".rating 1.5", ".rating 9.1")
-                    .replace(".rating 1.2 when", ".rating 9.1 when");
-            }
-            std::fs::write(dir.path().join(path.file_name().expect("a name")), text)
-                .expect("written");
-        }
-    }
+    let dir = library_with(
+        "singles.dl",
+        &[
+            (".rating 2.3", ".rating 9.2"),
+            (".rating 1.5", ".rating 9.1"),
+            (".rating 1.2 when", ".rating 9.1 when"),
+        ],
+    );
     let rules = dir.path().to_str().expect("a path");
     let g = graded(&["--rules", rules, "tests/data/essay.txt"]);
     assert!([91, 92].contains(&tenths(&g[0]["rating"])), "{:?}", g[0]);
@@ -200,26 +210,13 @@ fn a_ratings_file_that_does_not_read_is_located() {
 /// 9.1.
 #[test]
 fn a_rating_condition_may_count() {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    for entry in std::fs::read_dir(common::repo_path("rules")).expect("rules/") {
-        let path = entry.expect("an entry").path();
-        if path.extension().is_some_and(|e| e == "dl") {
-            let mut text = std::fs::read_to_string(&path).expect("a rule file");
-            if path.ends_with("singles.dl") {
-                text = text.replace(
-                    ".rating 1.2 when unit_kind(U, \"box\").\n.rating 1.5",
-                    ".rating 9.1 when count : { in_unit(Y, U), placed(Y, _) } >= 6.\n\
-                     .rating 9.2",
-                );
-                assert!(
-                    text.contains("9.1 when count"),
-                    "the hidden single's ratings"
-                );
-            }
-            std::fs::write(dir.path().join(path.file_name().expect("a name")), text)
-                .expect("written");
-        }
-    }
+    let dir = library_with(
+        "singles.dl",
+        &[(
+            ".rating 1.2 when unit_kind(U, \"box\").\n.rating 1.5",
+            ".rating 9.1 when count : { in_unit(Y, U), placed(Y, _) } >= 6.\n.rating 9.2",
+        )],
+    );
     let rules = dir.path().to_str().expect("a path");
     let g = graded(&["--rules", rules, "--puzzle", "1", "tests/data/essay.txt"]);
     let steps = g[0]["steps"].as_array().expect("steps");
@@ -244,27 +241,15 @@ fn a_rating_condition_may_count() {
 /// already the best.
 #[test]
 fn each_fact_is_rated_by_its_first_line_that_holds() {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    for entry in std::fs::read_dir(common::repo_path("rules")).expect("rules/") {
-        let path = entry.expect("an entry").path();
-        if path.extension().is_some_and(|e| e == "dl") {
-            let mut text = std::fs::read_to_string(&path).expect("a rule file");
-            if path.ends_with("locked.dl") {
-                text = text.replace(
-                    ".rating 2.6 when unit_kind(A, \"box\").\n.rating 2.8",
-                    ".rating 9.1 when count : { in_unit(Y, A), placed(Y, _) } >= 99.\n\
-                     .rating 9.3 when count : { in_unit(Y, A), placed(Y, _) } >= 0.\n\
-                     .rating 9.2",
-                );
-                assert!(
-                    text.contains("9.3 when count"),
-                    "the locked candidates' ratings"
-                );
-            }
-            std::fs::write(dir.path().join(path.file_name().expect("a name")), text)
-                .expect("written");
-        }
-    }
+    let dir = library_with(
+        "locked.dl",
+        &[(
+            ".rating 2.6 when unit_kind(A, \"box\").\n.rating 2.8",
+            ".rating 9.1 when count : { in_unit(Y, A), placed(Y, _) } >= 99.\n\
+             .rating 9.3 when count : { in_unit(Y, A), placed(Y, _) } >= 0.\n\
+             .rating 9.2",
+        )],
+    );
     let rules = dir.path().to_str().expect("a path");
     let g = graded(&["--rules", rules, "tests/data/techniques/sample.txt"]);
     let mut several = 0;

@@ -113,15 +113,7 @@ fn it_is_tier_6_with_two_rules() {
 fn the_fishes_are_rated_by_their_shapes() {
     let mut two = BTreeSet::new();
     for file in [BERTHIER20, "tests/data/vwxyz/sample.txt"] {
-        let rows = common::json_lines(&common::stdout_of(common::sudolog().args([
-            "path",
-            "--format",
-            "json",
-            "--logic-only",
-            "--rules-add",
-            EXTRA.rules,
-            file,
-        ])));
+        let rows = EXTRA.with_library_json(&["path", "--logic-only", file]);
         for step in rows
             .iter()
             .flat_map(|r| r["steps"].as_array().expect("steps"))
@@ -146,7 +138,7 @@ fn the_fishes_are_rated_by_their_shapes() {
             } else {
                 mixed
             };
-            let rating = (step["rating"].as_f64().expect("a rating") * 10.0).round() as u64;
+            let rating = common::tenths(&step["rating"]);
             assert!(rating <= shape && rating >= lines, "{step}");
             if name == "Turbot fish" {
                 two.insert(rating);

@@ -18,7 +18,7 @@
 use crate::common;
 
 use common::{
-    Extra, Geometry, N, State, check_against_reference, digits, json_lines, stdout_of, sudolog,
+    Extra, Geometry, N, State, check_against_reference, digits, stdout_of, sudolog, tenths,
 };
 use itertools::Itertools;
 use std::cell::RefCell;
@@ -140,16 +140,8 @@ fn it_is_tier_7_with_one_rule() {
 /// its path reached the wing in another state).
 #[test]
 fn the_wing_is_rated_by_its_fullest_cell() {
-    let rows = json_lines(&stdout_of(sudolog().args([
-        "grade",
-        "--format",
-        "json",
-        "--rules-add",
-        EXTRA.rules,
-        SAMPLE,
-    ])));
+    let rows = EXTRA.with_library_json(&["grade", SAMPLE]);
     let published = common::read_lines("tests/data/vwxyz/sample.ratings.txt");
-    let tenths = |v: &serde_json::Value| (v.as_f64().expect("a rating") * 10.0).round() as u64;
     let mut rated = Vec::new();
     for row in rows.iter().filter(|r| r["hardest"] == "VWXYZ-wing") {
         let index = row["index"].as_u64().expect("an index") as usize;

@@ -110,20 +110,12 @@ fn it_is_tier_7_with_one_rule() {
 /// Both occur on the sample's paths, and nothing else.
 #[test]
 fn the_wing_is_rated_by_its_fullest_cell() {
-    let rows = common::json_lines(&common::stdout_of(common::sudolog().args([
-        "grade",
-        "--format",
-        "json",
-        "--rules-add",
-        EXTRA.rules,
-        BERTHIER20,
-    ])));
+    let rows = EXTRA.with_library_json(&["grade", BERTHIER20]);
     let mut ratings = BTreeSet::new();
     for row in rows.iter().filter(|r| r.get("index").is_some()) {
         for step in row["steps"].as_array().expect("steps") {
             if step["technique"] == "WXYZ-wing" {
-                let rating = step["rating"].as_f64().expect("a rating");
-                ratings.insert((rating * 10.0).round() as u64);
+                ratings.insert(common::tenths(&step["rating"]));
             }
         }
     }

@@ -326,8 +326,8 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         {
             return 0;
         }
-        if let Some(members) = self.members(a, values) {
-            return members.len();
+        if let Some(set) = self.bound_set(a, values) {
+            return members_of(set).count();
         }
         let rel = self.facts(a.rel);
         match a.args.first().and_then(bound) {
@@ -336,20 +336,26 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         }
     }
 
-    /// The facts of `in_set(X, S)` for a bound set `S`, of any size: the
-    /// stored ones are those of `digit_set`'s sets (four members at most),
-    /// which the engine computes beyond (`T = F - H`, a set aggregate).
-    fn members(&self, a: &Atom, values: &[Option<Value>]) -> Option<Vec<Fact>> {
+    /// The set `S` of an `in_set(X, S)` atom whose set is bound: its
+    /// facts come from the set itself, of any size, where the stored ones
+    /// are those of `digit_set`'s sets (four members at most), which the
+    /// engine computes beyond (`T = F - H`, a set aggregate).
+    fn bound_set(&self, a: &Atom, values: &[Option<Value>]) -> Option<Value> {
         if a.rel != self.db.program.builtin(Builtin::InSet) {
             return None;
         }
-        let set = match a.args.get(1)? {
-            Arg::Var(v) => values[*v]?,
-            Arg::Const(c) => *c,
-            _ => return None,
-        };
-        let facts = (1..=MAX_SET_MEMBER as Value)
-            .filter(|&x| set >> x & 1 == 1)
+        match a.args.get(1)? {
+            Arg::Var(v) => values[*v],
+            Arg::Const(c) => Some(*c),
+            _ => None,
+        }
+    }
+
+    /// The facts of `in_set(X, S)` for a bound set `S` (see
+    /// [`Evaluator::bound_set`]).
+    fn members(&self, a: &Atom, values: &[Option<Value>]) -> Option<Vec<Fact>> {
+        let set = self.bound_set(a, values)?;
+        let facts = members_of(set)
             .map(|x| Fact {
                 values: vec![x, set],
                 origin: None,
@@ -451,4 +457,9 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         deps.iter()
             .any(|(r, _)| self.db.program.relations[*r].dynamic)
     }
+}
+
+/// The members of a set (a bitmask, bit `x` for member `x`).
+fn members_of(set: Value) -> impl Iterator<Item = Value> {
+    (1..=MAX_SET_MEMBER as Value).filter(move |&x| set >> x & 1 == 1)
 }

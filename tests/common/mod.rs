@@ -314,6 +314,12 @@ pub fn json_lines(text: &str) -> Vec<Value> {
         .collect()
 }
 
+/// A rating on Sudoku Explainer's scale, in JSON (`7.2`), in tenths (72),
+/// so that ratings compare exactly.
+pub fn tenths(v: &Value) -> u64 {
+    (v.as_f64().unwrap_or_else(|| panic!("a rating: {v}")) * 10.0).round() as u64
+}
+
 /// The strings of a JSON array (digits are strings in JSON): `["4","9"]`.
 pub fn json_strings(v: &Value) -> Vec<&str> {
     v.as_array()
@@ -812,6 +818,15 @@ impl Extra {
         let mut all = args.to_vec();
         all.extend(["--techniques", &techniques, "--rules-add", self.rules]);
         stdout_stalls_allowed(&all, None)
+    }
+
+    /// `sudolog ARGS --format json --rules-add RULES`: the whole library
+    /// with the file (a grade or a path as people run them), one JSON
+    /// object per line.
+    pub fn with_library_json(&self, args: &[&str]) -> Vec<Value> {
+        let mut all = args.to_vec();
+        all.extend(["--format", "json", "--rules-add", self.rules]);
+        json_lines(&stdout_of(sudolog().args(&all)))
     }
 
     /// `solve --logic-only --no-forcing --format json` on `file`, one JSON
