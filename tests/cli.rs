@@ -589,7 +589,7 @@ fn check_warns_about_cells_outside_a_9x9_grid() {
             && err.contains("right only for 16x16 or larger puzzles")
             // Its tier-0 elimination is a constraint beyond the units, so
             // the techniques that assume one solution are off, said too.
-            && err.contains("`uniqueness` switched off")
+            && err.contains("`uniqueness`, `late_rectangles` switched off")
             && err.contains("2 warnings in the rule set"),
         "{err}"
     );
@@ -852,4 +852,54 @@ fn the_variant_help_names_every_variant() {
             .expect("runs");
         assert!(out.status.success(), "--variant {name} loads");
     }
+}
+
+#[test]
+fn an_extra_technique_is_built_in_by_name_with_the_extras_it_needs() {
+    use common::{parse_listing, run, success_stdout};
+    let sample = "tests/data/vwxyz/sample.txt";
+    // Sukaku Explainer's scale by name grades as the files of rules/extra.
+    let by_name = success_stdout(
+        run(
+            &[
+                "grade",
+                "--extra",
+                "turbot_fish,wxyz_wing,vwxyz_wing",
+                sample,
+            ],
+            None,
+        ),
+        "grade --extra",
+    );
+    let files = ["turbot_fish", "wxyz_wing", "vwxyz_wing"].map(|f| format!("rules/extra/{f}.dl"));
+    let mut args = vec!["grade"];
+    for f in &files {
+        args.extend(["--rules-add", f.as_str()]);
+    }
+    args.push(sample);
+    assert_eq!(
+        by_name,
+        success_stdout(run(&args, None), "grade --rules-add")
+    );
+    assert!(by_name.contains("vwxyz_wing="), "{by_name}");
+    // The ALS chains read the ALS of als.dl: naming them brings both, and
+    // naming both adds als.dl once.
+    for extra in ["als_chains", "als,als_chains", "ALS-chains"] {
+        let listing = parse_listing(&success_stdout(
+            run(&["check", "--extra", extra], None),
+            "check --extra",
+        ));
+        assert_eq!(listing.tier("als"), Some(14), "{extra}: {}", listing.text);
+        assert_eq!(listing.tier("als_chains"), Some(17), "{extra}");
+    }
+    // A name that is no extra: exit 2, the closest name and the list.
+    sudolog()
+        .args(["check", "--extra", "wxyz"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("no technique `wxyz` among the extras")
+                .and(predicate::str::contains("`wxyz_wing`"))
+                .and(predicate::str::contains("templates, turbot_fish")),
+        );
 }

@@ -65,6 +65,7 @@ fn the_covered_cases_pass_and_hints_name_their_technique() {
         "empty_rectangle",
         "multi_colours",
         "uniqueness",
+        "late_rectangles",
         "bug",
         "chains",
         "grouped_chains",

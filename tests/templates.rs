@@ -240,7 +240,7 @@ fn a_hint_names_the_template_set_in_the_rules_words() {
     ];
     let out = success_stdout(run(&args, None), "hint");
     assert!(
-        out.contains("templates (tier 17: Template set): 50 placements"),
+        out.contains("templates (tier 18: Template set): 50 placements"),
         "{out}"
     );
     assert!(

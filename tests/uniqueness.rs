@@ -107,7 +107,7 @@ fn a_constraint_that_is_not_a_unit_switches_it_off_with_a_warning() {
     let (stdout, stderr) = text(&out);
     assert!(
         stderr.contains(
-            "`bug`, `rectangle`, `uniqueness` switched off: this rule constrains the grid beyond its units"
+            "`bug`, `rectangle`, `uniqueness`, `late_rectangles` switched off: this rule constrains the grid beyond its units"
         ),
         "{stderr}"
     );

@@ -85,6 +85,8 @@ pub const GRADE: &str = "Examples:
   sudolog grade --format json puzzles.txt    the same with the facts each technique derived
                                              and every step's rating
   sudolog grade --compare ser.txt p.txt      rank correlation and bands against published ratings
+  sudolog grade --extra turbot_fish,wxyz_wing,vwxyz_wing p.txt
+                                             rated on Sukaku Explainer's scale
 
 Exit codes:
   0  every puzzle graded

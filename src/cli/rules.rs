@@ -1,7 +1,7 @@
 //! Which rules a command runs: the rule-set arguments every command shares
-//! (`--rules`, `--rules-add`, `--variant`, `--techniques`, `--max-tier`)
-//! turned into a checked program and a compiled engine, with what is wrong
-//! printed on standard error.
+//! (`--rules`, `--rules-add`, `--extra`, `--variant`, `--techniques`,
+//! `--max-tier`) turned into a checked program and a compiled engine, with
+//! what is wrong printed on standard error.
 
 use super::args::Limits;
 use super::stderr;
@@ -26,6 +26,14 @@ pub struct RuleArgs {
     /// puzzle, killer, thermo, arrow, kropki, even_odd.
     #[arg(long, value_name = "NAME", value_delimiter = ',')]
     pub variant: Vec<String>,
+    /// Add a built-in technique from outside the standard library
+    /// (repeatable or comma-separated; `rules/extra/`, with the extras it
+    /// needs): aligned_pairs, als, als_chains, als_xy_wing, death_blossom,
+    /// franken_fish, medusa, sue_de_coq, templates, turbot_fish,
+    /// vwxyz_wing, wxyz_wing. Sukaku Explainer's scale:
+    /// `--extra turbot_fish,wxyz_wing,vwxyz_wing`.
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    pub extra: Vec<String>,
     /// Use only these techniques (comma-separated file stems such as
     /// `singles,locked`; tier-0 files such as grid.dl always stay).
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
@@ -106,6 +114,9 @@ pub fn load_rules(args: &RuleArgs) -> Result<Program, RulesError> {
     };
     for v in &args.variant {
         sources.add_variant(v)?;
+    }
+    for e in &args.extra {
+        sources.add_extra(e)?;
     }
     for f in &args.rules_add {
         sources.add_file(f)?;

@@ -50,6 +50,10 @@ pub const STANDARD: &[(&str, &str)] = &[
     ),
     ("rules/chains.dl", include_str!("../../rules/chains.dl")),
     (
+        "rules/late_rectangles.dl",
+        include_str!("../../rules/late_rectangles.dl"),
+    ),
+    (
         "rules/grouped_chains.dl",
         include_str!("../../rules/grouped_chains.dl"),
     ),
@@ -130,6 +134,96 @@ pub const VARIANTS: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// A technique outside the standard library (`rules/extra/`), compiled
+/// into the binary for `--extra NAME`: too costly for every solve, or a
+/// choice of rating scale (README "Outside the standard library").
+pub struct Extra {
+    /// The name `--extra` takes: the file's stem, its technique's name.
+    pub name: &'static str,
+    /// The display path, as its diagnostics name it.
+    pub path: &'static str,
+    /// The rule text.
+    pub text: &'static str,
+    /// The other extras whose relations its rules read, added before it.
+    pub needs: &'static [&'static str],
+}
+
+/// The techniques of `rules/extra/`, by name.
+pub const EXTRAS: &[Extra] = &[
+    Extra {
+        name: "aligned_pairs",
+        path: "rules/extra/aligned_pairs.dl",
+        text: include_str!("../../rules/extra/aligned_pairs.dl"),
+        needs: &[],
+    },
+    Extra {
+        name: "als",
+        path: "rules/extra/als.dl",
+        text: include_str!("../../rules/extra/als.dl"),
+        needs: &[],
+    },
+    Extra {
+        name: "als_chains",
+        path: "rules/extra/als_chains.dl",
+        text: include_str!("../../rules/extra/als_chains.dl"),
+        needs: &["als"],
+    },
+    Extra {
+        name: "als_xy_wing",
+        path: "rules/extra/als_xy_wing.dl",
+        text: include_str!("../../rules/extra/als_xy_wing.dl"),
+        needs: &["als"],
+    },
+    Extra {
+        name: "death_blossom",
+        path: "rules/extra/death_blossom.dl",
+        text: include_str!("../../rules/extra/death_blossom.dl"),
+        needs: &["als"],
+    },
+    Extra {
+        name: "franken_fish",
+        path: "rules/extra/franken_fish.dl",
+        text: include_str!("../../rules/extra/franken_fish.dl"),
+        needs: &[],
+    },
+    Extra {
+        name: "medusa",
+        path: "rules/extra/medusa.dl",
+        text: include_str!("../../rules/extra/medusa.dl"),
+        needs: &[],
+    },
+    Extra {
+        name: "sue_de_coq",
+        path: "rules/extra/sue_de_coq.dl",
+        text: include_str!("../../rules/extra/sue_de_coq.dl"),
+        needs: &[],
+    },
+    Extra {
+        name: "templates",
+        path: "rules/extra/templates.dl",
+        text: include_str!("../../rules/extra/templates.dl"),
+        needs: &[],
+    },
+    Extra {
+        name: "turbot_fish",
+        path: "rules/extra/turbot_fish.dl",
+        text: include_str!("../../rules/extra/turbot_fish.dl"),
+        needs: &[],
+    },
+    Extra {
+        name: "vwxyz_wing",
+        path: "rules/extra/vwxyz_wing.dl",
+        text: include_str!("../../rules/extra/vwxyz_wing.dl"),
+        needs: &[],
+    },
+    Extra {
+        name: "wxyz_wing",
+        path: "rules/extra/wxyz_wing.dl",
+        text: include_str!("../../rules/extra/wxyz_wing.dl"),
+        needs: &[],
+    },
+];
+
 /// The texts of a rule set, before parsing.
 #[derive(Clone, Debug, Default)]
 pub struct RuleSources {
@@ -196,6 +290,26 @@ impl RuleSources {
         }
     }
 
+    /// Adds the rule file of a technique of `rules/extra/` (see
+    /// [`EXTRAS`]), after the extras it needs; one already added is not
+    /// added again, so `--extra als,als_chains` is `als` once.
+    pub fn add_extra(&mut self, name: &str) -> Result<(), RulesError> {
+        let wanted = name.trim().to_ascii_lowercase().replace('-', "_");
+        let Some(extra) = EXTRAS.iter().find(|e| e.name == wanted) else {
+            return Err(RulesError::UnknownExtra {
+                name: name.to_string(),
+                known: EXTRAS.iter().map(|e| e.name.to_string()).collect(),
+            });
+        };
+        for need in extra.needs {
+            self.add_extra(need)?;
+        }
+        if !self.files.iter().any(|(n, _)| n == extra.path) {
+            self.add_text(extra.path, extra.text);
+        }
+        Ok(())
+    }
+
     /// Adds a rule text under a display name.
     pub fn add_text(&mut self, name: &str, text: &str) {
         self.files.push((name.to_string(), text.to_string()));
@@ -249,4 +363,34 @@ fn technique_name(path: &str) -> String {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_of_rules_extra_is_built_in() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules/extra");
+        let mut stems: Vec<String> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "dl"))
+            .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .collect();
+        stems.sort();
+        let names: Vec<&str> = EXTRAS.iter().map(|e| e.name).collect();
+        assert_eq!(stems, names);
+    }
+
+    #[test]
+    fn each_extra_loads_beside_the_library_with_what_it_needs() {
+        for extra in EXTRAS {
+            let mut sources = RuleSources::standard();
+            let loaded = sources.add_extra(extra.name).and_then(|()| sources.load());
+            assert!(loaded.is_ok(), "{}: {:?}", extra.name, loaded.err());
+        }
+    }
 }

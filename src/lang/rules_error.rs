@@ -33,6 +33,13 @@ pub enum RulesError {
         /// The variants there are.
         known: Vec<String>,
     },
+    /// No technique of `rules/extra/` has this name (`--extra`).
+    UnknownExtra {
+        /// The name asked for.
+        name: String,
+        /// The extras there are.
+        known: Vec<String>,
+    },
     /// No technique of the rule set has this name (`--techniques`).
     UnknownTechnique {
         /// The name asked for.
@@ -78,6 +85,12 @@ impl fmt::Display for RulesError {
             RulesError::UnknownVariant { name, known } => write!(
                 f,
                 "unknown variant `{name}`{}; the variants are {}",
+                did_you_mean(name, known.iter().map(String::as_str)),
+                known.join(", ")
+            ),
+            RulesError::UnknownExtra { name, known } => write!(
+                f,
+                "no technique `{name}` among the extras{}; they are {}",
                 did_you_mean(name, known.iter().map(String::as_str)),
                 known.join(", ")
             ),
