@@ -33,6 +33,7 @@ mod rating;
 mod reglib;
 mod rule_errors;
 mod search;
+mod shortest_chains;
 mod single_digit;
 mod soundness;
 mod techniques;

@@ -12,9 +12,11 @@
 use super::db::FactDb;
 use super::eval::{Evaluator, FactRef, Match};
 use super::explain::fill_in;
+use super::shortest::{Chains, reading_cost};
 use crate::lang::program::{Builtin, Expr, Literal, RelId, Rule, Value};
 use crate::lang::value::{Type, cell_value};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::rc::Rc;
 
 /// How many derivations of each fact are weighed when the batch is split:
 /// a fact that several instances derive joins the largest of them.
@@ -95,6 +97,16 @@ pub struct Derived {
 pub struct Evaluators<'a, 'p> {
     db: &'a FactDb<'p>,
     by_step: FxHashMap<u32, Evaluator<'a, 'p>>,
+    /// The program's chain relations, whose facts a pattern reads through
+    /// their shortest derivation (shared, so that a search can run while
+    /// the evaluators rate the facts it reads).
+    chains: Rc<Chains>,
+    /// The shortest derivations found of chain facts, by the step they
+    /// were sought before and the fact (`None`: the search found none):
+    /// every firing of a step reads the same chains.
+    shortest: FxHashMap<(u32, FactRef), Option<Match>>,
+    /// The links each fact a chain reads adds, by fact.
+    link_costs: FxHashMap<FactRef, usize>,
 }
 
 impl<'a, 'p> Evaluators<'a, 'p> {
@@ -103,6 +115,9 @@ impl<'a, 'p> Evaluators<'a, 'p> {
         Evaluators {
             db,
             by_step: FxHashMap::default(),
+            chains: Rc::new(Chains::new(db.program)),
+            shortest: FxHashMap::default(),
+            link_costs: FxHashMap::default(),
         }
     }
 
@@ -334,7 +349,7 @@ fn firing(
             fill_in(db, &rule.doc, &rule.var_names, &rule.var_types, &m.values)
         }
     });
-    let mut gather = Gather::new(db);
+    let mut gather = Gather::new(db, Some(step));
     // The values every chosen derivation binds alike are the instance's.
     let mut bound_units = Vec::new();
     let mut digits: Vec<u8> = conclusions.iter().map(|c| c.digit).collect();
@@ -422,16 +437,21 @@ struct Gather<'a, 'p> {
     /// What each fact read so far came to.
     seen: FxHashMap<FactRef, Reading>,
     state: [RelId; 3],
+    /// The step of the firing: a chain relation's facts are read through
+    /// their shortest derivation from the facts known before it (`None`:
+    /// through their first).
+    before: Option<u32>,
 }
 
 impl<'a, 'p> Gather<'a, 'p> {
-    fn new(db: &'a FactDb<'p>) -> Gather<'a, 'p> {
+    fn new(db: &'a FactDb<'p>, before: Option<u32>) -> Gather<'a, 'p> {
         let program = db.program;
         Gather {
             db,
             pattern: Pattern::default(),
             near_cells: Vec::new(),
             seen: FxHashMap::default(),
+            before,
             state: [
                 program.builtin(Builtin::Placed),
                 program.builtin(Builtin::Eliminated),
@@ -549,24 +569,8 @@ impl<'a, 'p> Gather<'a, 'p> {
         fact: &FactRef,
     ) -> (bool, Vec<(Candidate, Candidate)>) {
         let db = self.db;
-        let (rel, values) = fact;
-        let none = (false, Vec::new());
-        let Some(origin) = db
-            .get_rel(*rel)
-            .and_then(|r| r.find(values))
-            .and_then(|f| f.origin)
-        else {
-            return none;
-        };
-        let Some(rule) = db.program.rules.get(origin.rule as usize) else {
-            return none;
-        };
-        let Some(m) = evs
-            .derivations(rule, values, origin.step, 1)
-            .into_iter()
-            .next()
-        else {
-            return none;
+        let Some(m) = self.derivation(evs, fact) else {
+            return (false, Vec::new());
         };
         let mut link = false;
         let mut pairs = Vec::new();
@@ -579,6 +583,89 @@ impl<'a, 'p> Gather<'a, 'p> {
         }
         (link, pairs)
     }
+}
+
+impl Gather<'_, '_> {
+    /// The derivation a fact is read through: for a chain relation's fact,
+    /// the shortest from the facts known before the firing's step (one
+    /// search gives the chains it passes through too); else, or where the
+    /// search finds none, its first.
+    fn derivation(&mut self, evs: &mut Evaluators, fact: &FactRef) -> Option<Match> {
+        let db = self.db;
+        let chains = Rc::clone(&evs.chains);
+        if let Some(before) = self.before.filter(|_| chains.is_chain(fact.0)) {
+            let key = (before, fact.clone());
+            if !evs.shortest.contains_key(&key) {
+                // The first derivations, and a search for one shorter.
+                let first = first_path(evs, fact);
+                let cap = first.as_ref().map_or(usize::MAX, |(_, c)| *c);
+                let ev = Evaluator::new(db, before);
+                let mut cost = |f: &FactRef| link_cost(evs, f);
+                let found = chains.shortest(&ev, db.program, fact, cap, &mut cost);
+                let path = found.or(first.map(|(path, _)| path));
+                evs.shortest.insert(key.clone(), None);
+                let path = path.into_iter().flatten();
+                evs.shortest
+                    .extend(path.map(|(f, m)| ((before, f), Some(m))));
+            }
+            if let Some(Some(m)) = evs.shortest.get(&key) {
+                return Some(m.clone());
+            }
+        }
+        let (rel, values) = fact;
+        let origin = db.get_rel(*rel)?.find(values)?.origin?;
+        let rule = db.program.rules.get(origin.rule as usize)?;
+        evs.derivations(rule, values, origin.step, 1)
+            .into_iter()
+            .next()
+    }
+}
+
+/// How many first derivations of a chain fact are followed down to its
+/// base rule's (a chain's links, which the fact limit keeps far fewer).
+const FIRST_PATH_STEPS: usize = 1024;
+
+/// A chain fact's first derivations, each reading the one after it, down
+/// to its base rule's, and what they cost (their links).
+fn first_path(evs: &mut Evaluators, fact: &FactRef) -> Option<(Vec<(FactRef, Match)>, usize)> {
+    let db = evs.db;
+    let (mut path, mut total, mut at) = (Vec::new(), 0, fact.clone());
+    for _ in 0..FIRST_PATH_STEPS {
+        let (rel, values) = &at;
+        let origin = db.get_rel(*rel)?.find(values)?.origin?;
+        let rule = db.program.rules.get(origin.rule as usize)?;
+        let m = evs
+            .derivations(rule, values, origin.step, 1)
+            .into_iter()
+            .next()?;
+        total += reading_cost(&m, *rel, &mut |f| link_cost(evs, f));
+        let parent = m.used.iter().find(|f| f.0 == *rel).cloned();
+        path.push((at.clone(), m));
+        match parent {
+            Some(p) => at = p,
+            None => return Some((path, total)),
+        }
+    }
+    None
+}
+
+/// The links and weak links a fact that a chain reads adds to its pattern
+/// (a strong link one; a weak link and the strong link after it two),
+/// read alone; remembered.
+fn link_cost(evs: &mut Evaluators, fact: &FactRef) -> usize {
+    if let Some(&c) = evs.link_costs.get(fact) {
+        return c;
+    }
+    let db = evs.db;
+    let c = if db.is_dynamic(fact.0) {
+        let mut alone = Gather::new(db, None);
+        alone.fact(evs, fact, false);
+        alone.pattern.links.len() + alone.pattern.weak_links.len()
+    } else {
+        0
+    };
+    evs.link_costs.insert(fact.clone(), c);
+    c
 }
 
 /// What reading one fact came to.

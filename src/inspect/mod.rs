@@ -8,6 +8,7 @@ pub mod export;
 pub mod firing;
 pub mod path;
 pub mod rating;
+pub mod shortest;
 pub mod sqlite;
 pub mod trace;
 pub mod verify;
