@@ -178,3 +178,81 @@ fn every_chain_a_path_shows_is_the_shortest_between_its_ends() {
         wrong.join("\n")
     );
 }
+
+/// The chain facts of an `explain --format json` tree, top first (a
+/// chain fact is derived by the chain's rules, or a link of it).
+fn chain_facts(tree: &Value, out: &mut Vec<String>) {
+    let fact = tree["fact"].as_str().unwrap_or_default();
+    if fact.starts_with("chain(") && tree["kind"] != "seen" {
+        out.push(fact.to_string());
+    }
+    for c in tree["children"].as_array().into_iter().flatten() {
+        chain_facts(c, out);
+    }
+}
+
+#[test]
+fn explain_shows_the_chain_that_path_shows() {
+    let out = success_stdout(run(&["path", "--format", "json", SAMPLE], None), "path");
+    let (mut compared, mut agree, mut links) = (0, 0, 0);
+    let mut differ = Vec::new();
+    'puzzles: for (index, row) in json_lines(&out).iter().enumerate() {
+        for step in row["steps"].as_array().into_iter().flatten() {
+            let text = step["line"].as_str().unwrap_or_default();
+            let (Some(nodes), Some(gone)) = (chain_nodes(text), step["eliminations"].get(0)) else {
+                continue;
+            };
+            if step["technique"] != "chains" {
+                continue;
+            }
+            let fact = format!(
+                "eliminated({}, {})",
+                gone["cell"].as_str().expect("a cell"),
+                gone["digit"].as_str().expect("a digit")
+            );
+            let puzzle = (index + 1).to_string();
+            let args = [
+                "explain",
+                "--max-tier",
+                "all",
+                "--logic-only",
+                "--format",
+                "json",
+                "--puzzle",
+                &puzzle,
+                SAMPLE,
+                &fact,
+            ];
+            let tree = success_stdout(run(&args, None), "explain");
+            let tree: Value = serde_json::from_str(&tree).expect("a JSON tree");
+            links += tree.to_string().matches("\"chain_link\"").count();
+            let mut chains = Vec::new();
+            chain_facts(&tree, &mut chains);
+            // Compared where explain reads the chain with the same ends
+            // (another chain may derive the same elimination first).
+            let name = |(c, d): Node| format!("{}, {d}", common::cell_name(c));
+            let (a, b) = (name(nodes[0]), name(nodes[nodes.len() - 1]));
+            let top = chains.first().cloned().unwrap_or_default();
+            if !(top.contains(&a) && top.contains(&b)) {
+                continue;
+            }
+            compared += 1;
+            // A chain fact per strong link: half the nodes.
+            if chains.len() * 2 == nodes.len() {
+                agree += 1;
+            } else {
+                differ.push(format!("{fact}: {text}; explain: {chains:?}"));
+            }
+            if compared >= 30 {
+                break 'puzzles;
+            }
+        }
+    }
+    assert!(compared >= 10, "only {compared} chains compared");
+    assert!(links > 0, "no chain read through links it did not derive");
+    assert!(
+        agree * 10 >= compared * 9,
+        "{agree} of {compared}:\n{}",
+        differ.join("\n")
+    );
+}

@@ -2,9 +2,10 @@
 //! step named by its rule and worded by the rule's comment.
 
 use super::db::FactDb;
-use super::eval::Evaluator;
+use super::eval::{Evaluator, Match};
+use super::firing::{Evaluators, is_chain, read_derivation};
 use crate::engine::Guess;
-use crate::lang::program::{Builtin, Expr, RelId, Value};
+use crate::lang::program::{Builtin, Expr, RelId, Rule, Value};
 use crate::solve::ForkEnd;
 use rustc_hash::FxHashSet;
 use serde_json::{Value as Json, json};
@@ -43,6 +44,18 @@ pub enum NodeKind {
         /// How many of the path's guesses were in force when it was
         /// derived (0: none, the rules alone).
         branch: usize,
+    },
+    /// A link of a chain, read as the chain above it could be read before
+    /// its step: the chain's shortest derivation from the facts known then
+    /// passes through it, whether or not the engine derived it itself
+    /// (its first derivation may be longer, from an earlier state).
+    Rederived {
+        /// `file:line`.
+        rule: String,
+        /// The rule's comment with the variables filled in.
+        words: String,
+        /// The step of the chain above: what was known before it.
+        before: u32,
     },
     /// One option of a forcing step, supposed in a fork: its child is
     /// the fork's derivation of its contradiction (`refuted`) or of the
@@ -85,25 +98,54 @@ pub struct Node {
 
 /// Builds the derivation tree of a fact, expanding at most `max_depth`
 /// levels (each fact is expanded once; later mentions say so).
+///
+/// A chain is shown through its shortest derivation from the facts known
+/// when it was derived (`inspect::shortest`), its links as
+/// [`NodeKind::Rederived`].
 pub fn explain(db: &FactDb, rel: RelId, values: &[Value], max_depth: usize) -> Node {
     let mut seen = FxHashSet::default();
-    node(db, rel, values, 0, max_depth, &mut seen)
+    let mut evs = Evaluators::new(db);
+    node(&mut evs, rel, values, 0, max_depth, &mut seen, None)
 }
 
+/// The node of a fact; `chain`: the step of the chain above it, when it is
+/// a link of that chain.
 fn node(
-    db: &FactDb,
+    evs: &mut Evaluators,
     rel: RelId,
     values: &[Value],
     depth: usize,
     max_depth: usize,
     seen: &mut FxHashSet<(RelId, Vec<Value>)>,
+    chain: Option<u32>,
 ) -> Node {
+    let db = evs.db();
     let fact_text = db.show_fact(rel, values);
     let leaf = |kind| Node {
         fact: fact_text.clone(),
         kind,
         children: Vec::new(),
     };
+    if let Some(before) = chain.filter(|_| is_chain(evs, rel)) {
+        let fact = (rel, values.to_vec());
+        let Some((rule, m)) = read_derivation(evs, &fact, Some(before)) else {
+            return leaf(NodeKind::Unknown);
+        };
+        let rule = &db.program.rules[rule];
+        let words = rule_words(db, rule, values, &m);
+        if !seen.insert(fact) {
+            return leaf(NodeKind::Seen);
+        }
+        return Node {
+            fact: fact_text,
+            kind: NodeKind::Rederived {
+                rule: rule.name.clone(),
+                words,
+                before,
+            },
+            children: children(evs, &m, depth, max_depth, seen, Some(before)),
+        };
+    }
     let Some(fact) = db.get_rel(rel).and_then(|r| r.find(values)) else {
         return leaf(NodeKind::Unknown);
     };
@@ -167,25 +209,56 @@ fn node(
     let Some(rule) = db.program.rules.get(origin.rule as usize) else {
         return leaf(NodeKind::Unknown);
     };
-    // Bind the head's variables to the fact and find the body's facts
-    // among those known before the step.
-    let mut start = vec![None; rule.var_names.len()];
-    for (e, v) in rule.head.iter().zip(values) {
-        if let Expr::Var(x) = e {
-            start[*x] = Some(*v);
+    // Find the body's facts among those known before the step: a chain's
+    // through its shortest derivation, whose links it then passes on.
+    let chain_step = is_chain(evs, rel).then_some(origin.step);
+    let found = match chain_step {
+        Some(step) => read_derivation(evs, &(rel, values.to_vec()), Some(step)).map(|(_, m)| m),
+        None => {
+            let mut start = vec![None; rule.var_names.len()];
+            for (e, v) in rule.head.iter().zip(values) {
+                if let Expr::Var(x) = e {
+                    start[*x] = Some(*v);
+                }
+            }
+            Evaluator::new(db, origin.step)
+                .matches(&rule.body, start, 1)
+                .into_iter()
+                .next()
         }
-    }
-    let found = Evaluator::new(db, origin.step)
-        .matches(&rule.body, start, 1)
-        .into_iter()
-        .next();
+    };
     let Some(m) = found else {
         return leaf(NodeKind::Unknown);
     };
-    // A helper rule without a comment of its own is told in the words of
-    // its relation's declaration, which names the columns in capitals
-    // (`c: cell` is `C`).
-    let words = if rule.doc.is_empty() {
+    let words = rule_words(db, rule, values, &m);
+    let used = used_facts(&m);
+    let from_given = used
+        .iter()
+        .any(|(r, _)| *r == db.program.builtin(Builtin::Given));
+    let dynamic = used.iter().filter(|(r, _)| db.is_dynamic(*r)).count();
+    if dynamic == 0 && from_given {
+        return leaf(NodeKind::Given);
+    }
+    if !first_time {
+        return leaf(NodeKind::Seen);
+    }
+    Node {
+        fact: fact_text,
+        kind: NodeKind::Derived {
+            rule: rule.name.clone(),
+            words,
+            step: origin.step,
+            branch: db.branch_depth(origin.step),
+        },
+        children: children(evs, &m, depth, max_depth, seen, chain_step),
+    }
+}
+
+/// A rule's comment with a derivation's values filled in; a helper rule
+/// without a comment of its own is told in the words of its relation's
+/// declaration, which names the columns in capitals (`c: cell` is `C`).
+fn rule_words(db: &FactDb, rule: &Rule, values: &[Value], m: &Match) -> String {
+    if rule.doc.is_empty() {
         let relation = &db.program.relations[rule.head_rel];
         let names: Vec<String> = relation
             .columns
@@ -197,52 +270,51 @@ fn node(
         fill_in(db, &relation.doc, &names, &types, &head)
     } else {
         fill_in(db, &rule.doc, &rule.var_names, &rule.var_types, &m.values)
-    };
-    let mut used: Vec<(RelId, Vec<Value>)> = m.used.clone();
+    }
+}
+
+/// The facts a derivation read, those its counts counted included.
+fn used_facts(m: &Match) -> Vec<(RelId, Vec<Value>)> {
+    let mut used = m.used.clone();
     for counted in &m.counted {
         used.extend(counted.iter().cloned());
     }
-    let from_given = used
-        .iter()
-        .any(|(r, _)| *r == db.program.builtin(Builtin::Given));
+    used
+}
+
+/// The nodes of the changing facts a derivation read, one level deeper
+/// (or a note of how many, at the depth cap); `chain`: the step of the
+/// chain the derivation belongs to, whose links are read as it reads them.
+fn children(
+    evs: &mut Evaluators,
+    m: &Match,
+    depth: usize,
+    max_depth: usize,
+    seen: &mut FxHashSet<(RelId, Vec<Value>)>,
+    chain: Option<u32>,
+) -> Vec<Node> {
+    let db = evs.db();
+    let used = used_facts(m);
     let dynamic: Vec<&(RelId, Vec<Value>)> =
         used.iter().filter(|(r, _)| db.is_dynamic(*r)).collect();
-    if dynamic.is_empty() && from_given {
-        return leaf(NodeKind::Given);
-    }
-    if !first_time {
-        return leaf(NodeKind::Seen);
-    }
-    let children = if depth >= max_depth {
+    if depth >= max_depth {
         if dynamic.is_empty() {
-            Vec::new()
-        } else {
-            vec![Node {
-                fact: format!(
-                    "{} more fact{}",
-                    dynamic.len(),
-                    if dynamic.len() == 1 { "" } else { "s" }
-                ),
-                kind: NodeKind::Cut,
-                children: Vec::new(),
-            }]
+            return Vec::new();
         }
-    } else {
-        dynamic
-            .iter()
-            .map(|(r, v)| node(db, *r, v, depth + 1, max_depth, seen))
-            .collect()
-    };
-    Node {
-        fact: fact_text,
-        kind: NodeKind::Derived {
-            rule: rule.name.clone(),
-            words,
-            step: origin.step,
-            branch: db.branch_depth(origin.step),
-        },
-        children,
+        return vec![Node {
+            fact: format!(
+                "{} more fact{}",
+                dynamic.len(),
+                if dynamic.len() == 1 { "" } else { "s" }
+            ),
+            kind: NodeKind::Cut,
+            children: Vec::new(),
+        }];
     }
+    dynamic
+        .iter()
+        .map(|(r, v)| node(evs, *r, v, depth + 1, max_depth, seen, chain))
+        .collect()
 }
 
 /// The forks of forcing step `index` that explain its fact `values` of
@@ -294,8 +366,9 @@ fn fork_nodes(
             // A fork's facts are its own: what the tree said before of
             // the same fact elsewhere does not hold for it.
             let mut seen = FxHashSet::default();
+            let mut fork_evs = Evaluators::new(&fdb);
             let children = target
-                .map(|(r, v)| node(&fdb, r, &v, depth + 2, max_depth, &mut seen))
+                .map(|(r, v)| node(&mut fork_evs, r, &v, depth + 2, max_depth, &mut seen, None))
                 .into_iter()
                 .collect();
             Node {
@@ -484,6 +557,11 @@ fn render_into(node: &Node, indent: usize, out: &mut String) {
             };
             format!("{words} [{rule}, step {step}{}]", after_guess(*branch))
         }
+        NodeKind::Rederived {
+            rule,
+            words,
+            before,
+        } => format!("{words} [{rule}, a link of the chain as known before step {before}]"),
         NodeKind::Forced {
             words,
             step,
@@ -531,6 +609,16 @@ pub fn to_json(node: &Node) -> Json {
             o["words"] = words.clone().into();
             o["step"] = (*step).into();
             o["branch"] = (*branch).into();
+        }
+        NodeKind::Rederived {
+            rule,
+            words,
+            before,
+        } => {
+            o["kind"] = "chain_link".into();
+            o["rule"] = rule.clone().into();
+            o["words"] = words.clone().into();
+            o["before"] = (*before).into();
         }
         NodeKind::Forced {
             words,

@@ -12,7 +12,7 @@
 use super::db::FactDb;
 use super::eval::{Evaluator, FactRef, Match};
 use super::explain::fill_in;
-use super::shortest::{Chains, reading_cost};
+use super::shortest::{ChainPath, Chains, reading_cost};
 use crate::lang::program::{Builtin, Expr, Literal, RelId, Rule, Value};
 use crate::lang::value::{Type, cell_value};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -101,10 +101,11 @@ pub struct Evaluators<'a, 'p> {
     /// their shortest derivation (shared, so that a search can run while
     /// the evaluators rate the facts it reads).
     chains: Rc<Chains>,
-    /// The shortest derivations found of chain facts, by the step they
-    /// were sought before and the fact (`None`: the search found none):
-    /// every firing of a step reads the same chains.
-    shortest: FxHashMap<(u32, FactRef), Option<Match>>,
+    /// The shortest derivations found of chain facts (the rule and its
+    /// match), by the step they were sought before and the fact (`None`:
+    /// the search found none): every firing of a step reads the same
+    /// chains.
+    shortest: FxHashMap<(u32, FactRef), Option<(usize, Match)>>,
     /// The links each fact a chain reads adds, by fact.
     link_costs: FxHashMap<FactRef, usize>,
 }
@@ -119,6 +120,11 @@ impl<'a, 'p> Evaluators<'a, 'p> {
             shortest: FxHashMap::default(),
             link_costs: FxHashMap::default(),
         }
+    }
+
+    /// The snapshot the evaluators read.
+    pub fn db(&self) -> &'a FactDb<'p> {
+        self.db
     }
 
     /// The evaluator over the facts known before `step`, made once.
@@ -586,39 +592,58 @@ impl<'a, 'p> Gather<'a, 'p> {
 }
 
 impl Gather<'_, '_> {
-    /// The derivation a fact is read through: for a chain relation's fact,
-    /// the shortest from the facts known before the firing's step (one
-    /// search gives the chains it passes through too); else, or where the
-    /// search finds none, its first.
+    /// The derivation a fact is read through ([`read_derivation`] before
+    /// the firing's step).
     fn derivation(&mut self, evs: &mut Evaluators, fact: &FactRef) -> Option<Match> {
-        let db = self.db;
-        let chains = Rc::clone(&evs.chains);
-        if let Some(before) = self.before.filter(|_| chains.is_chain(fact.0)) {
-            let key = (before, fact.clone());
-            if !evs.shortest.contains_key(&key) {
-                // The first derivations, and a search for one shorter.
-                let first = first_path(evs, fact);
-                let cap = first.as_ref().map_or(usize::MAX, |(_, c)| *c);
-                let ev = Evaluator::new(db, before);
-                let mut cost = |f: &FactRef| link_cost(evs, f);
-                let found = chains.shortest(&ev, db.program, fact, cap, &mut cost);
-                let path = found.or(first.map(|(path, _)| path));
-                evs.shortest.insert(key.clone(), None);
-                let path = path.into_iter().flatten();
-                evs.shortest
-                    .extend(path.map(|(f, m)| ((before, f), Some(m))));
-            }
-            if let Some(Some(m)) = evs.shortest.get(&key) {
-                return Some(m.clone());
-            }
-        }
-        let (rel, values) = fact;
-        let origin = db.get_rel(*rel)?.find(values)?.origin?;
-        let rule = db.program.rules.get(origin.rule as usize)?;
-        evs.derivations(rule, values, origin.step, 1)
-            .into_iter()
-            .next()
+        read_derivation(evs, fact, self.before).map(|(_, m)| m)
     }
+}
+
+/// Whether `rel` is a chain relation, whose facts are read through their
+/// shortest derivation.
+pub fn is_chain(evs: &Evaluators, rel: RelId) -> bool {
+    evs.chains.is_chain(rel)
+}
+
+/// The derivation a fact is read through, its rule and match: for a chain
+/// relation's fact with a step `before`, the shortest from the facts known
+/// before it (one search gives the chains it passes through too, which
+/// the engine need not have derived: they are found by the same `before`);
+/// else, or where the search finds none, its first.
+pub fn read_derivation(
+    evs: &mut Evaluators,
+    fact: &FactRef,
+    before: Option<u32>,
+) -> Option<(usize, Match)> {
+    let db = evs.db;
+    let chains = Rc::clone(&evs.chains);
+    if let Some(before) = before.filter(|_| chains.is_chain(fact.0)) {
+        let key = (before, fact.clone());
+        if !evs.shortest.contains_key(&key) {
+            // The first derivations, and a search for one shorter.
+            let first = first_path(evs, fact);
+            let cap = first.as_ref().map_or(usize::MAX, |(_, c)| *c);
+            let ev = Evaluator::new(db, before);
+            let mut cost = |f: &FactRef| link_cost(evs, f);
+            let found = chains.shortest(&ev, db.program, fact, cap, &mut cost);
+            let path = found.or(first.map(|(path, _)| path));
+            evs.shortest.insert(key.clone(), None);
+            let path = path.into_iter().flatten();
+            evs.shortest
+                .extend(path.map(|(f, rule, m)| ((before, f), Some((rule, m)))));
+        }
+        if let Some(Some(found)) = evs.shortest.get(&key) {
+            return Some(found.clone());
+        }
+    }
+    let (rel, values) = fact;
+    let origin = db.get_rel(*rel)?.find(values)?.origin?;
+    let rule = db.program.rules.get(origin.rule as usize)?;
+    let m = evs
+        .derivations(rule, values, origin.step, 1)
+        .into_iter()
+        .next()?;
+    Some((rule.id, m))
 }
 
 /// How many first derivations of a chain fact are followed down to its
@@ -627,7 +652,7 @@ const FIRST_PATH_STEPS: usize = 1024;
 
 /// A chain fact's first derivations, each reading the one after it, down
 /// to its base rule's, and what they cost (their links).
-fn first_path(evs: &mut Evaluators, fact: &FactRef) -> Option<(Vec<(FactRef, Match)>, usize)> {
+fn first_path(evs: &mut Evaluators, fact: &FactRef) -> Option<(ChainPath, usize)> {
     let db = evs.db;
     let (mut path, mut total, mut at) = (Vec::new(), 0, fact.clone());
     for _ in 0..FIRST_PATH_STEPS {
@@ -640,7 +665,7 @@ fn first_path(evs: &mut Evaluators, fact: &FactRef) -> Option<(Vec<(FactRef, Mat
             .next()?;
         total += reading_cost(&m, *rel, &mut |f| link_cost(evs, f));
         let parent = m.used.iter().find(|f| f.0 == *rel).cloned();
-        path.push((at.clone(), m));
+        path.push((at.clone(), rule.id, m));
         match parent {
             Some(p) => at = p,
             None => return Some((path, total)),

@@ -22,6 +22,10 @@ use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+/// The derivations along a chain, from its last fact back to its first:
+/// each fact, the id of its rule and the match, each reading the next.
+pub type ChainPath = Vec<(FactRef, usize, Match)>;
+
 /// How many facts one search may meet before it gives up (the caller then
 /// keeps the first derivation): a chain relation has at most a few
 /// hundred facts from one start on 9x9.
@@ -74,8 +78,8 @@ impl Chains {
     /// The cheapest derivation of `target`, a fact of a chain relation,
     /// from the facts `ev` sees, that costs less than `below`, each fact
     /// a derivation reads (but the chain relation's own) costing `cost`:
-    /// the derivations along the way, the target's first, each reading
-    /// the one before it. `None` when the search finds none within its
+    /// the derivations along the way (each fact, its rule and the match),
+    /// the target's first, each reading the one after it. `None` when the search finds none within its
     /// bounds. The bound (what the derivation in hand costs) keeps the
     /// search to the chains shorter than it, which are few.
     pub fn shortest(
@@ -85,7 +89,7 @@ impl Chains {
         target: &FactRef,
         below: usize,
         cost: &mut dyn FnMut(&FactRef) -> usize,
-    ) -> Option<Vec<(FactRef, Match)>> {
+    ) -> Option<ChainPath> {
         let (rel, want) = target;
         let chain = self.by_rel.get(rel)?;
         let mut search = Search {
@@ -246,7 +250,7 @@ struct Search {
     /// The least cost known of each, its derivation, and the fact it
     /// extends.
     cost: Vec<usize>,
-    best: Vec<Option<(Match, Option<usize>)>>,
+    best: Vec<Option<(usize, Match, Option<usize>)>>,
     settled: Vec<bool>,
     queue: BinaryHeap<Reverse<(usize, usize)>>,
 }
@@ -286,16 +290,16 @@ impl Search {
         };
         if cost < self.cost[id] {
             self.cost[id] = cost;
-            self.best[id] = Some((m, from));
+            self.best[id] = Some((rule.id, m, from));
             self.queue.push(Reverse((cost, id)));
         }
     }
 
     /// The derivations from the settled fact `id` back to a base rule's.
-    fn path(&mut self, mut id: usize, rel: RelId) -> Vec<(FactRef, Match)> {
+    fn path(&mut self, mut id: usize, rel: RelId) -> ChainPath {
         let mut out = Vec::new();
-        while let Some((m, from)) = self.best[id].take() {
-            out.push(((rel, self.facts[id].1.clone()), m));
+        while let Some((rule, m, from)) = self.best[id].take() {
+            out.push(((rel, self.facts[id].1.clone()), rule, m));
             match from {
                 Some(f) => id = f,
                 None => break,
