@@ -106,8 +106,6 @@ pub struct Evaluators<'a, 'p> {
     /// the search found none): every firing of a step reads the same
     /// chains.
     shortest: FxHashMap<(u32, FactRef), Option<(usize, Match)>>,
-    /// The links each fact a chain reads adds, by fact.
-    link_costs: FxHashMap<FactRef, usize>,
 }
 
 impl<'a, 'p> Evaluators<'a, 'p> {
@@ -118,7 +116,6 @@ impl<'a, 'p> Evaluators<'a, 'p> {
             by_step: FxHashMap::default(),
             chains: Rc::new(Chains::new(db.program)),
             shortest: FxHashMap::default(),
-            link_costs: FxHashMap::default(),
         }
     }
 
@@ -624,7 +621,7 @@ pub fn read_derivation(
             let first = first_path(evs, fact);
             let cap = first.as_ref().map_or(usize::MAX, |(_, c)| *c);
             let ev = Evaluator::new(db, before);
-            let mut cost = |f: &FactRef| link_cost(evs, f);
+            let mut cost = |f: &FactRef| link_cost(db, f);
             let found = chains.shortest(&ev, db.program, fact, cap, &mut cost);
             let path = found.or(first.map(|(path, _)| path));
             evs.shortest.insert(key.clone(), None);
@@ -651,7 +648,7 @@ pub fn read_derivation(
 const FIRST_PATH_STEPS: usize = 1024;
 
 /// A chain fact's first derivations, each reading the one after it, down
-/// to its base rule's, and what they cost (their links).
+/// to its base rule's, and what they cost (their steps, [`link_cost`]).
 fn first_path(evs: &mut Evaluators, fact: &FactRef) -> Option<(ChainPath, usize)> {
     let db = evs.db;
     let (mut path, mut total, mut at) = (Vec::new(), 0, fact.clone());
@@ -663,7 +660,7 @@ fn first_path(evs: &mut Evaluators, fact: &FactRef) -> Option<(ChainPath, usize)
             .derivations(rule, values, origin.step, 1)
             .into_iter()
             .next()?;
-        total += reading_cost(&m, *rel, &mut |f| link_cost(evs, f));
+        total += reading_cost(&m, *rel, &mut |f| link_cost(db, f));
         let parent = m.used.iter().find(|f| f.0 == *rel).cloned();
         path.push((at.clone(), rule.id, m));
         match parent {
@@ -674,23 +671,12 @@ fn first_path(evs: &mut Evaluators, fact: &FactRef) -> Option<(ChainPath, usize)
     None
 }
 
-/// The links and weak links a fact that a chain reads adds to its pattern
-/// (a strong link one; a weak link and the strong link after it two),
-/// read alone; remembered.
-fn link_cost(evs: &mut Evaluators, fact: &FactRef) -> usize {
-    if let Some(&c) = evs.link_costs.get(fact) {
-        return c;
-    }
-    let db = evs.db;
-    let c = if db.is_dynamic(fact.0) {
-        let mut alone = Gather::new(db, None);
-        alone.fact(evs, fact, false);
-        alone.pattern.links.len() + alone.pattern.weak_links.len()
-    } else {
-        0
-    };
-    evs.link_costs.insert(fact.clone(), c);
-    c
+/// What a fact that a chain's rule reads, besides the chain itself, adds
+/// to it: one step on (a strong link, or a weak link and the strong link
+/// after it) for a changing fact, nothing for geometry. The fewest steps
+/// are the fewest links.
+fn link_cost(db: &FactDb, fact: &FactRef) -> usize {
+    usize::from(db.is_dynamic(fact.0))
 }
 
 /// What reading one fact came to.

@@ -12,9 +12,10 @@
 //! every recursive rule passes on unchanged (a chain's start, `A, X` of
 //! `chain(A, X, B, Y)`) stay those of the fact sought, so the search
 //! covers only the chains from its start. A step costs what the caller
-//! says the facts it reads are worth (their links); the chains it passes
-//! through need not have been derived by the engine at all, as they follow
-//! from facts that were.
+//! says the facts it reads are worth (one step on, for a strong link or a
+//! weak link and the strong link after it); the chains it passes through
+//! need not have been derived by the engine at all, as they follow from
+//! facts that were.
 
 use super::eval::{Evaluator, FactRef, Match};
 use crate::lang::program::{Arg, Expr, Literal, Program, RelId, Rule, Value};
