@@ -99,15 +99,18 @@ fn fewest_links(s: &State, g: &Geometry, from: Node, to: Node) -> Option<usize> 
     None
 }
 
+/// A placement's or an elimination's cell and digit in path JSON.
+fn cell_digit(v: &Value) -> Node {
+    let cell = parse_cell(v["cell"].as_str().expect("a cell"));
+    let digit = v["digit"].as_str().and_then(|d| d.parse().ok());
+    (cell, digit.expect("a digit"))
+}
+
 /// Applies a step's placements and eliminations, and a placed digit's
 /// consequences (its cell's other digits, its peers' same digit).
 fn apply(s: &mut State, g: &Geometry, step: &Value) {
     for p in step["placements"].as_array().into_iter().flatten() {
-        let c = parse_cell(p["cell"].as_str().expect("a cell"));
-        let d: u8 = p["digit"]
-            .as_str()
-            .and_then(|d| d.parse().ok())
-            .expect("a digit");
+        let (c, d) = cell_digit(p);
         s.placed[c] = d;
         s.cand[c] = bit(d);
         for q in g.peers_of(c) {
@@ -115,11 +118,7 @@ fn apply(s: &mut State, g: &Geometry, step: &Value) {
         }
     }
     for e in step["eliminations"].as_array().into_iter().flatten() {
-        let c = parse_cell(e["cell"].as_str().expect("a cell"));
-        let d: u8 = e["digit"]
-            .as_str()
-            .and_then(|d| d.parse().ok())
-            .expect("a digit");
+        let (c, d) = cell_digit(e);
         s.cand[c] &= !bit(d);
     }
 }

@@ -633,7 +633,13 @@ pub fn read_derivation(
             return Some(found.clone());
         }
     }
-    let (rel, values) = fact;
+    first_derivation(evs, fact)
+}
+
+/// A fact's first derivation: the rule that derived it and a match of its
+/// body over the facts known before that step.
+fn first_derivation(evs: &mut Evaluators, (rel, values): &FactRef) -> Option<(usize, Match)> {
+    let db = evs.db;
     let origin = db.get_rel(*rel)?.find(values)?.origin?;
     let rule = db.program.rules.get(origin.rule as usize)?;
     let m = evs
@@ -653,16 +659,11 @@ fn first_path(evs: &mut Evaluators, fact: &FactRef) -> Option<(ChainPath, usize)
     let db = evs.db;
     let (mut path, mut total, mut at) = (Vec::new(), 0, fact.clone());
     for _ in 0..FIRST_PATH_STEPS {
-        let (rel, values) = &at;
-        let origin = db.get_rel(*rel)?.find(values)?.origin?;
-        let rule = db.program.rules.get(origin.rule as usize)?;
-        let m = evs
-            .derivations(rule, values, origin.step, 1)
-            .into_iter()
-            .next()?;
-        total += reading_cost(&m, *rel, &mut |f| link_cost(db, f));
-        let parent = m.used.iter().find(|f| f.0 == *rel).cloned();
-        path.push((at.clone(), rule.id, m));
+        let rel = at.0;
+        let (rule, m) = first_derivation(evs, &at)?;
+        total += reading_cost(&m, rel, &mut |f| link_cost(db, f));
+        let parent = m.used.iter().find(|f| f.0 == rel).cloned();
+        path.push((at.clone(), rule, m));
         match parent {
             Some(p) => at = p,
             None => return Some((path, total)),
