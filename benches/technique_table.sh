@@ -7,15 +7,16 @@
 #
 # Needs a release build (cargo build --release). Technique sets are tier
 # caps: 1 singles, 2 + locked candidates, 4 + naked and hidden subsets,
-# 5 + fish, 6 + wings, 7 + uniqueness and BUG+1, 9 + single-digit patterns
-# (W-wing, empty rectangle and multi-colours included), 10 + finned fish,
-# 11 + chains, 12 + grouped chains.
+# 5 + fish, 6 + wings, 7 + unique rectangles and BUG+1, 9 + single-digit
+# patterns (W-wing, empty rectangle and multi-colours included), 10 + finned
+# fish, 11 + chains, 13 + the late rectangles (tier 12: type 6, hidden and
+# avoidable) and grouped chains.
 set -euo pipefail
 n=200
 if [[ "${1:-}" == "-n" ]]; then n=$2; shift 2; fi
 bin="${SUDOLOG:-$(dirname "$0")/../target/release/sudolog}"
-tiers=(1 2 4 5 6 7 9 10 11 12)
-echo "| corpus (first $n) | singles | + locked | + subsets | + fish | + wings | + uniqueness, BUG+1 | + single-digit patterns | + finned fish | + chains | + grouped |"
+tiers=(1 2 4 5 6 7 9 10 11 13)
+echo "| corpus (first $n) | singles | + locked | + subsets | + fish | + wings | + rectangles, BUG+1 | + single-digit patterns | + finned fish | + chains | + late rectangles, grouped |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for file in "$@"; do
     sample=$(mktemp)
