@@ -80,9 +80,10 @@ impl Chains {
     /// from the facts `ev` sees, that costs less than `below`, each fact
     /// a derivation reads (but the chain relation's own) costing `cost`:
     /// the derivations along the way (each fact, its rule and the match),
-    /// the target's first, each reading the one after it. `None` when the search finds none within its
-    /// bounds. The bound (what the derivation in hand costs) keeps the
-    /// search to the chains shorter than it, which are few.
+    /// the target's first, each reading the one after it. `None` when the
+    /// search finds none within its bounds. The bound (what the
+    /// derivation in hand costs) keeps the search to the chains shorter
+    /// than it, which are few.
     pub fn shortest(
         &self,
         ev: &Evaluator,
