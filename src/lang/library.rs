@@ -136,7 +136,8 @@ pub const VARIANTS: &[(&str, &str, &str)] = &[
 
 /// A technique outside the standard library (`rules/extra/`), compiled
 /// into the binary for `--extra NAME`: too costly for every solve, or a
-/// choice of rating scale (README "Outside the standard library").
+/// choice of rating scale (README, "The standard library and technique
+/// tiers").
 pub struct Extra {
     /// The name `--extra` takes: the file's stem, its technique's name.
     pub name: &'static str,
