@@ -255,3 +255,59 @@ fn explain_shows_the_chain_that_path_shows() {
         differ.join("\n")
     );
 }
+
+#[test]
+fn a_search_past_its_bounds_gives_up() {
+    use sudolog::engine::Engine;
+    use sudolog::grid::Puzzle;
+    use sudolog::inspect::db::FactDb;
+    use sudolog::inspect::eval::Evaluator;
+    use sudolog::inspect::shortest::{Chains, SearchBounds};
+    use sudolog::lang::library::RuleSources;
+    use sudolog::solve::{Keeping, Mode, SearchOptions, solve_keeping};
+    let program = RuleSources::standard().load().expect("the library");
+    let engine = Engine::new(program).expect("it compiles");
+    let program = engine.program();
+    let chain = program.relation("chain").expect("chains.dl's relation");
+    let options = SearchOptions {
+        mode: Mode::LogicOnly,
+        ..SearchOptions::default()
+    };
+    let line = &common::read_lines(SAMPLE)[0];
+    let puzzle: Puzzle = line.parse().expect("a puzzle");
+    let (_, kept) = solve_keeping(&engine, &puzzle, &options, Keeping::State);
+    let kept = kept.expect("a state");
+    let db = FactDb::new(program, &kept.solve);
+    let unbounded = Chains::new(program);
+    let tight = |facts, matches| Chains::with_bounds(program, SearchBounds { facts, matches });
+    // The chains whose search, within the default bounds, goes a few
+    // steps: past either bound, the same search gives up.
+    let mut searched = 0;
+    for fact in db.rel(chain).facts.iter().take(400) {
+        let target = (chain, fact.values.clone());
+        let ev = Evaluator::new(&db, u32::MAX);
+        let Some(path) = unbounded.shortest(&ev, program, &target, usize::MAX) else {
+            continue;
+        };
+        if path.len() < 3 {
+            continue;
+        }
+        searched += 1;
+        assert_eq!(
+            tight(4096, 2).shortest(&ev, program, &target, usize::MAX),
+            None
+        );
+        assert_eq!(
+            tight(1, 65_536).shortest(&ev, program, &target, usize::MAX),
+            None
+        );
+        // A bound of cost keeps only cheaper chains: none is cheaper than
+        // the cheapest.
+        let cost = path.len();
+        assert_eq!(unbounded.shortest(&ev, program, &target, cost), None);
+    }
+    assert!(
+        searched > 10,
+        "only {searched} chains of three steps or more"
+    );
+}

@@ -85,7 +85,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
     }
 
     /// Whether an atom's argument matches a value, binding it if free.
-    fn unify(
+    pub(super) fn unify(
         arg: &Arg,
         v: Value,
         values: &mut [Option<Value>],

@@ -2,10 +2,10 @@
 //! step named by its rule and worded by the rule's comment.
 
 use super::db::FactDb;
-use super::eval::{Evaluator, Match};
+use super::eval::Match;
 use super::firing::{Evaluators, is_chain, read_derivation};
 use crate::engine::Guess;
-use crate::lang::program::{Builtin, Expr, RelId, Rule, Value};
+use crate::lang::program::{Builtin, RelId, Rule, Value};
 use crate::solve::ForkEnd;
 use rustc_hash::FxHashSet;
 use serde_json::{Value as Json, json};
@@ -128,14 +128,15 @@ fn node(
     };
     if let Some(before) = chain.filter(|_| is_chain(evs, rel)) {
         let fact = (rel, values.to_vec());
+        if seen.contains(&fact) {
+            return leaf(NodeKind::Seen);
+        }
         let Some((rule, m)) = read_derivation(evs, &fact, Some(before)) else {
             return leaf(NodeKind::Unknown);
         };
+        seen.insert(fact);
         let rule = &db.program.rules[rule];
         let words = rule_words(db, rule, values, &m);
-        if !seen.insert(fact) {
-            return leaf(NodeKind::Seen);
-        }
         return Node {
             fact: fact_text,
             kind: NodeKind::Rederived {
@@ -206,30 +207,14 @@ fn node(
         };
     }
     let first_time = seen.insert((rel, values.to_vec()));
-    let Some(rule) = db.program.rules.get(origin.rule as usize) else {
-        return leaf(NodeKind::Unknown);
-    };
     // Find the body's facts among those known before the step: a chain's
     // through its shortest derivation, whose links it then passes on.
     let chain_step = is_chain(evs, rel).then_some(origin.step);
-    let found = match chain_step {
-        Some(step) => read_derivation(evs, &(rel, values.to_vec()), Some(step)).map(|(_, m)| m),
-        None => {
-            let mut start = vec![None; rule.var_names.len()];
-            for (e, v) in rule.head.iter().zip(values) {
-                if let Expr::Var(x) = e {
-                    start[*x] = Some(*v);
-                }
-            }
-            Evaluator::new(db, origin.step)
-                .matches(&rule.body, start, 1)
-                .into_iter()
-                .next()
-        }
-    };
-    let Some(m) = found else {
+    // (The shortest derivation may be by another rule of the chain's.)
+    let Some((rule, m)) = read_derivation(evs, &(rel, values.to_vec()), chain_step) else {
         return leaf(NodeKind::Unknown);
     };
+    let rule = &db.program.rules[rule];
     let words = rule_words(db, rule, values, &m);
     let used = used_facts(&m);
     let from_given = used

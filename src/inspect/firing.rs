@@ -12,7 +12,7 @@
 use super::db::FactDb;
 use super::eval::{Evaluator, FactRef, Match};
 use super::explain::fill_in;
-use super::shortest::{ChainPath, Chains, reading_cost};
+use super::shortest::{ChainPath, Chains, steps};
 use crate::lang::program::{Builtin, Expr, Literal, RelId, Rule, Value};
 use crate::lang::value::{Type, cell_value};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -572,7 +572,7 @@ impl<'a, 'p> Gather<'a, 'p> {
         fact: &FactRef,
     ) -> (bool, Vec<(Candidate, Candidate)>) {
         let db = self.db;
-        let Some(m) = self.derivation(evs, fact) else {
+        let Some((_, m)) = read_derivation(evs, fact, self.before) else {
             return (false, Vec::new());
         };
         let mut link = false;
@@ -585,14 +585,6 @@ impl<'a, 'p> Gather<'a, 'p> {
             }
         }
         (link, pairs)
-    }
-}
-
-impl Gather<'_, '_> {
-    /// The derivation a fact is read through ([`read_derivation`] before
-    /// the firing's step).
-    fn derivation(&mut self, evs: &mut Evaluators, fact: &FactRef) -> Option<Match> {
-        read_derivation(evs, fact, self.before).map(|(_, m)| m)
     }
 }
 
@@ -621,8 +613,7 @@ pub fn read_derivation(
             let first = first_path(evs, fact);
             let cap = first.as_ref().map_or(usize::MAX, |(_, c)| *c);
             let ev = Evaluator::new(db, before);
-            let mut cost = |f: &FactRef| link_cost(db, f);
-            let found = chains.shortest(&ev, db.program, fact, cap, &mut cost);
+            let found = chains.shortest(&ev, db.program, fact, cap);
             let path = found.or(first.map(|(path, _)| path));
             evs.shortest.insert(key.clone(), None);
             let path = path.into_iter().flatten();
@@ -654,14 +645,14 @@ fn first_derivation(evs: &mut Evaluators, (rel, values): &FactRef) -> Option<(us
 const FIRST_PATH_STEPS: usize = 1024;
 
 /// A chain fact's first derivations, each reading the one after it, down
-/// to its base rule's, and what they cost (their steps, [`link_cost`]).
+/// to its base rule's, and what they cost ([`steps`]).
 fn first_path(evs: &mut Evaluators, fact: &FactRef) -> Option<(ChainPath, usize)> {
     let db = evs.db;
     let (mut path, mut total, mut at) = (Vec::new(), 0, fact.clone());
     for _ in 0..FIRST_PATH_STEPS {
         let rel = at.0;
         let (rule, m) = first_derivation(evs, &at)?;
-        total += reading_cost(&m, rel, &mut |f| link_cost(db, f));
+        total += steps(&m, rel, db.program);
         let parent = m.used.iter().find(|f| f.0 == rel).cloned();
         path.push((at.clone(), rule, m));
         match parent {
@@ -670,14 +661,6 @@ fn first_path(evs: &mut Evaluators, fact: &FactRef) -> Option<(ChainPath, usize)
         }
     }
     None
-}
-
-/// What a fact that a chain's rule reads, besides the chain itself, adds
-/// to it: one step on (a strong link, or a weak link and the strong link
-/// after it) for a changing fact, nothing for geometry. The fewest steps
-/// are the fewest links.
-fn link_cost(db: &FactDb, fact: &FactRef) -> usize {
-    usize::from(db.is_dynamic(fact.0))
 }
 
 /// What reading one fact came to.

@@ -11,11 +11,13 @@
 //! link more), each of which reads the relation once. The columns that
 //! every recursive rule passes on unchanged (a chain's start, `A, X` of
 //! `chain(A, X, B, Y)`) stay those of the fact sought, so the search
-//! covers only the chains from its start. A step costs what the caller
-//! says the facts it reads are worth (one step on, for a strong link or a
-//! weak link and the strong link after it); the chains it passes through
-//! need not have been derived by the engine at all, as they follow from
-//! facts that were.
+//! covers only the chains from its start. A derivation costs the changing
+//! facts it reads besides the chain's own ([`steps`]: one step on, a
+//! strong link or a weak link and the strong link after it); the chains
+//! it passes through need not have been derived by the engine at all, as
+//! they follow from facts that were. A search is bounded
+//! ([`SearchBounds`]): past its bounds it gives up, and the caller keeps
+//! the first derivation.
 
 use super::eval::{Evaluator, FactRef, Match};
 use crate::lang::program::{Arg, Expr, Literal, Program, RelId, Rule, Value};
@@ -27,13 +29,25 @@ use std::collections::BinaryHeap;
 /// each fact, the id of its rule and the match, each reading the next.
 pub type ChainPath = Vec<(FactRef, usize, Match)>;
 
-/// How many facts one search may meet before it gives up (the caller then
-/// keeps the first derivation): a chain relation has at most a few
-/// hundred facts from one start on 9x9.
-const FACTS_MET: usize = 4096;
+/// How far one search may go before it gives up: the facts of the chain
+/// relation it may meet, and the matches of rule bodies it may list, in
+/// all (each kept in memory at most once per fact met).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchBounds {
+    /// Facts met: a chain relation has at most a few hundred facts from
+    /// one start on 9x9.
+    pub facts: usize,
+    /// Matches listed, over every step of the search.
+    pub matches: usize,
+}
 
-/// How many derivations one step of the search may list.
-const STEP_MATCHES: usize = 4096;
+impl SearchBounds {
+    /// The bounds every inspection uses.
+    pub const DEFAULT: SearchBounds = SearchBounds {
+        facts: 4096,
+        matches: 65_536,
+    };
+}
 
 /// How a chain relation is derived.
 #[derive(Debug)]
@@ -47,18 +61,31 @@ struct Chain {
     fixed: Vec<usize>,
 }
 
+impl Default for SearchBounds {
+    fn default() -> SearchBounds {
+        SearchBounds::DEFAULT
+    }
+}
+
 /// The program's chain relations: recursive relations each of whose
 /// rules reads the relation at most once, some of them with another
 /// changing fact besides (a rule that only restates a fact, such as a
 /// link read backwards, makes no chain).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Chains {
     by_rel: FxHashMap<RelId, Chain>,
+    bounds: SearchBounds,
 }
 
 impl Chains {
-    /// Finds the chain relations of `program`.
+    /// Finds the chain relations of `program`, searched within the
+    /// default bounds.
     pub fn new(program: &Program) -> Chains {
+        Chains::with_bounds(program, SearchBounds::DEFAULT)
+    }
+
+    /// Finds the chain relations of `program`, searched within `bounds`.
+    pub fn with_bounds(program: &Program, bounds: SearchBounds) -> Chains {
         let mut by_rel = FxHashMap::default();
         let mut heads: Vec<RelId> = program.rules.iter().map(|r| r.head_rel).collect();
         heads.sort_unstable();
@@ -68,7 +95,7 @@ impl Chains {
                 by_rel.insert(rel, chain);
             }
         }
-        Chains { by_rel }
+        Chains { by_rel, bounds }
     }
 
     /// Whether `rel` is a chain relation.
@@ -77,11 +104,10 @@ impl Chains {
     }
 
     /// The cheapest derivation of `target`, a fact of a chain relation,
-    /// from the facts `ev` sees, that costs less than `below`, each fact
-    /// a derivation reads (but the chain relation's own) costing `cost`:
+    /// from the facts `ev` sees, that costs fewer [`steps`] than `below`:
     /// the derivations along the way (each fact, its rule and the match),
     /// the target's first, each reading the one after it. `None` when the
-    /// search finds none within its bounds. The bound (what the
+    /// search finds none within its bounds. The bound `below` (what the
     /// derivation in hand costs) keeps the search to the chains shorter
     /// than it, which are few.
     pub fn shortest(
@@ -90,12 +116,12 @@ impl Chains {
         program: &Program,
         target: &FactRef,
         below: usize,
-        cost: &mut dyn FnMut(&FactRef) -> usize,
     ) -> Option<ChainPath> {
         let (rel, want) = target;
         let chain = self.by_rel.get(rel)?;
         let mut search = Search {
             below,
+            bounds: self.bounds,
             ..Search::default()
         };
         for &id in &chain.base {
@@ -103,9 +129,9 @@ impl Chains {
             let Some(start) = fixed_bindings(rule, &chain.fixed, want) else {
                 continue;
             };
-            for m in ev.matches(&rule.body, start, STEP_MATCHES) {
-                let local = reading_cost(&m, *rel, cost);
-                search.offer(rule, m, local, None);
+            for m in search.matches(ev, &rule.body, start)? {
+                let cost = steps(&m, *rel, program);
+                search.offer(rule, m, cost, None)?;
             }
         }
         while let Some(Reverse((spent, id))) = search.queue.pop() {
@@ -113,13 +139,10 @@ impl Chains {
                 continue;
             }
             search.settled[id] = true;
-            if search.facts[id].1 == *want {
+            if search.facts[id] == *want {
                 return Some(search.path(id, *rel));
             }
-            if search.facts.len() > FACTS_MET {
-                return None;
-            }
-            let values = search.facts[id].1.clone();
+            let values = search.facts[id].clone();
             for (rule_id, at, rest) in &chain.steps {
                 let rule = &program.rules[*rule_id];
                 let Some(Literal::Atom(atom)) = rule.body.get(*at) else {
@@ -128,10 +151,10 @@ impl Chains {
                 let Some(start) = atom_bindings(rule, &atom.args, &values) else {
                     continue;
                 };
-                for mut m in ev.matches(rest, start, STEP_MATCHES) {
-                    let local = reading_cost(&m, *rel, cost);
+                for mut m in search.matches(ev, rest, start)? {
+                    let cost = spent + steps(&m, *rel, program);
                     m.used.insert(0, (*rel, values.clone()));
-                    search.offer(rule, m, spent + local, Some(id));
+                    search.offer(rule, m, cost, Some(id))?;
                 }
             }
         }
@@ -201,12 +224,14 @@ fn reads_rel(lits: &[Literal], rel: RelId) -> bool {
     })
 }
 
-/// What the facts a derivation read cost, but those of the chain itself.
-pub fn reading_cost(m: &Match, rel: RelId, cost: &mut dyn FnMut(&FactRef) -> usize) -> usize {
+/// What a derivation of a fact of the chain relation `rel` costs: the
+/// changing facts it reads besides the chain's own, each one step on (a
+/// strong link, or a weak link and the strong link after it; geometry is
+/// free). The fewest steps are the fewest links.
+pub fn steps(m: &Match, rel: RelId, program: &Program) -> usize {
     (m.used.iter().chain(m.counted.iter().flatten()))
-        .filter(|f| f.0 != rel)
-        .map(cost)
-        .sum()
+        .filter(|(r, _)| *r != rel && program.relations.get(*r).is_none_or(|x| x.dynamic))
+        .count()
 }
 
 /// A rule's variables bound by the target's values in the fixed columns
@@ -227,18 +252,10 @@ fn fixed_bindings(rule: &Rule, fixed: &[usize], want: &[Value]) -> Option<Vec<Op
 /// (`None` when they do not unify).
 fn atom_bindings(rule: &Rule, args: &[Arg], values: &[Value]) -> Option<Vec<Option<Value>>> {
     let mut start: Vec<Option<Value>> = vec![None; rule.var_names.len()];
-    for (arg, &v) in args.iter().zip(values) {
-        match arg {
-            Arg::Var(x) => match start[*x] {
-                Some(b) if b != v => return None,
-                _ => start[*x] = Some(v),
-            },
-            Arg::Const(c) if *c != v => return None,
-            Arg::Const(_) | Arg::Wild => {}
-            Arg::Cmp(..) => return None,
-        }
-    }
-    Some(start)
+    let mut bound = Vec::new();
+    (args.iter().zip(values))
+        .all(|(arg, &v)| Evaluator::unify(arg, v, &mut start, &mut bound))
+        .then_some(start)
 }
 
 /// The state of one search.
@@ -246,8 +263,12 @@ fn atom_bindings(rule: &Rule, args: &[Arg], values: &[Value]) -> Option<Vec<Opti
 struct Search {
     /// Only derivations cheaper than this are kept.
     below: usize,
-    /// The facts met, numbered.
-    facts: Vec<FactRef>,
+    /// How far it may go, and how many matches it has listed.
+    bounds: SearchBounds,
+    matches_listed: usize,
+    /// The facts met (their values: all are of the chain relation),
+    /// numbered.
+    facts: Vec<Vec<Value>>,
     index: FxHashMap<Vec<Value>, usize>,
     /// The least cost known of each, its derivation, and the fact it
     /// extends.
@@ -258,11 +279,26 @@ struct Search {
 }
 
 impl Search {
+    /// The matches of `body` from `start`, within what is left of the
+    /// bound on matches (`None`: it is spent, and the search gives up).
+    fn matches(
+        &mut self,
+        ev: &Evaluator,
+        body: &[Literal],
+        start: Vec<Option<Value>>,
+    ) -> Option<Vec<Match>> {
+        let left = self.bounds.matches.checked_sub(self.matches_listed)?;
+        let found = ev.matches(body, start, left);
+        self.matches_listed += found.len();
+        (found.len() < left).then_some(found)
+    }
+
     /// A derivation `m` of `rule`'s head at `cost`, extending the fact
-    /// `from` (none for a base rule).
-    fn offer(&mut self, rule: &Rule, m: Match, cost: usize, from: Option<usize>) {
+    /// `from` (none for a base rule); `None` when a new fact would pass
+    /// the bound on facts, and the search gives up.
+    fn offer(&mut self, rule: &Rule, m: Match, cost: usize, from: Option<usize>) -> Option<()> {
         if cost >= self.below {
-            return;
+            return Some(());
         }
         let head: Option<Vec<Value>> = (rule.head.iter())
             .map(|e| {
@@ -277,13 +313,16 @@ impl Search {
                 e.eval(&|x| m.values[x].unwrap_or_default())
             })
             .collect();
-        let Some(head) = head else { return };
+        let Some(head) = head else {
+            return Some(());
+        };
         let id = match self.index.get(&head) {
             Some(&id) => id,
+            None if self.facts.len() >= self.bounds.facts => return None,
             None => {
                 let id = self.facts.len();
                 self.index.insert(head.clone(), id);
-                self.facts.push((rule.head_rel, head));
+                self.facts.push(head);
                 self.cost.push(usize::MAX);
                 self.best.push(None);
                 self.settled.push(false);
@@ -295,13 +334,14 @@ impl Search {
             self.best[id] = Some((rule.id, m, from));
             self.queue.push(Reverse((cost, id)));
         }
+        Some(())
     }
 
     /// The derivations from the settled fact `id` back to a base rule's.
     fn path(&mut self, mut id: usize, rel: RelId) -> ChainPath {
         let mut out = Vec::new();
         while let Some((rule, m, from)) = self.best[id].take() {
-            out.push(((rel, self.facts[id].1.clone()), rule, m));
+            out.push(((rel, self.facts[id].clone()), rule, m));
             match from {
                 Some(f) => id = f,
                 None => break,
