@@ -724,6 +724,39 @@ fn a_user_file_cannot_merge_into_the_library_by_its_name() {
             && err.contains("my_wings.dl"),
         "{err}"
     );
+    // The library's own file, checked by its path, is that technique once;
+    // an extra added by name and as a file too is added once.
+    let own = stdout_of(sudolog().args(["check", "rules/finned_fish.dl"]));
+    assert_eq!(
+        own,
+        stdout_of(sudolog().args(["check"])),
+        "the library itself"
+    );
+    let twice = stdout_of(sudolog().args([
+        "check",
+        "--extra",
+        "als",
+        "--rules-add",
+        "rules/extra/als.dl",
+    ]));
+    assert_eq!(
+        twice,
+        stdout_of(sudolog().args(["check", "--extra", "als"]))
+    );
+    // An edited copy of a library file: the help says how to try it.
+    let edited = dir.path().join("finned_fish.dl");
+    let text = fs::read_to_string("rules/finned_fish.dl").expect("library file");
+    fs::write(&edited, text + "\n// edited\n").expect("written");
+    let out = sudolog()
+        .args(["check", edited.to_str().expect("utf-8 path")])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("is built in and this file differs from it") && err.contains("--rules DIR"),
+        "{err}"
+    );
     // The same file under its own name is a technique of its own.
     let mine = dir.path().join("my_wings.dl");
     fs::write(&mine, ".tier 1\n.decl foo(c: cell)\nfoo(C) :- cell(C).\n").expect("written");

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use super::tuple::{Key, Tuple};
+use super::tuple::{HALF, Key, Tuple};
 
 /// Past this many stored output tuples (16 MiB) the memo of a scope starts
 /// over, bounding memory per thread (at most [`MAX_SCOPES`] such memos).
@@ -27,10 +27,57 @@ const MAX_ROWS: usize = 1 << 18;
 /// Where an input's outputs lie in an arena.
 type Span = (u32, u32);
 
+/// One table's spans, by input tuple. Most inputs are facts of a few
+/// small columns (a cell and a digit); those are keyed by one packed word,
+/// so that an entry is 16 bytes rather than 40: the lookup is the replay's
+/// cost, and it is a cache miss more often the larger the entries.
+#[derive(Default)]
+struct SpanMap {
+    packed: FxHashMap<u64, Span>,
+    wide: FxHashMap<Key, Span>,
+}
+
+impl SpanMap {
+    /// The tuple as one word: its first four slots, 16 bits each, if the
+    /// other four are zero and each of those fits.
+    #[inline]
+    fn pack(t: &Tuple) -> Option<u64> {
+        if t.1 != [0; HALF] {
+            return None;
+        }
+        let mut word = 0u64;
+        for (i, &v) in t.0.iter().enumerate() {
+            let v = u16::try_from(v).ok()?;
+            word |= u64::from(v) << (16 * i);
+        }
+        Some(word)
+    }
+
+    #[inline]
+    fn get(&self, t: &Tuple) -> Option<Span> {
+        match Self::pack(t) {
+            Some(w) => self.packed.get(&w).copied(),
+            None => self.wide.get(&Key(*t)).copied(),
+        }
+    }
+
+    fn insert(&mut self, t: &Tuple, span: Span) {
+        match Self::pack(t) {
+            Some(w) => self.packed.insert(w, span),
+            None => self.wide.insert(Key(*t), span),
+        };
+    }
+
+    fn clear(&mut self) {
+        self.packed.clear();
+        self.wide.clear();
+    }
+}
+
 /// Memoised outputs of one kind: per table (an operator or a chain), input
 /// tuple -> its outputs in the shared arena.
 struct Tables<T> {
-    spans: Vec<FxHashMap<Key, Span>>,
+    spans: Vec<SpanMap>,
     arena: Vec<T>,
     /// The spans of one replay (kept to reuse its allocation).
     found: Vec<Span>,
@@ -38,7 +85,7 @@ struct Tables<T> {
 
 impl<T: Copy> Tables<T> {
     fn clear(&mut self) {
-        self.spans.iter_mut().for_each(|m| m.clear());
+        self.spans.iter_mut().for_each(SpanMap::clear);
         self.arena.clear();
     }
 
@@ -56,7 +103,7 @@ impl<T: Copy> Tables<T> {
         mut sink: impl FnMut(&[T]),
     ) {
         if self.spans.len() <= id {
-            self.spans.resize_with(id + 1, FxHashMap::default);
+            self.spans.resize_with(id + 1, SpanMap::default);
         }
         if self.arena.capacity() == 0 {
             // Room for the bound and one input's outputs past it, so that
@@ -73,13 +120,13 @@ impl<T: Copy> Tables<T> {
                 self.hand_out(&mut spans, &mut sink);
                 self.clear();
             }
-            let span = match self.spans[id].get(&Key(*t)) {
-                Some(&s) => s,
+            let span = match self.spans[id].get(t) {
+                Some(s) => s,
                 None => {
                     let start = self.arena.len();
                     compute(t, &mut self.arena);
                     let s = (start as u32, (self.arena.len() - start) as u32);
-                    self.spans[id].insert(Key(*t), s);
+                    self.spans[id].insert(t, s);
                     s
                 }
             };
@@ -275,6 +322,38 @@ mod tests {
         );
         assert_eq!(got, [flat(&[7])], "the outputs, computed or replayed");
         calls.get() > 0
+    }
+
+    /// Inputs keyed by a packed word and inputs too wide for one (a
+    /// second half, a negative number, one past 16 bits) each replay their
+    /// own outputs.
+    #[test]
+    fn packed_and_wide_inputs_keep_their_own_outputs() {
+        let scope = new_scope();
+        let inputs = [
+            flat(&[1, 2]),
+            flat(&[1, 2, 0, 0, 5]),
+            flat(&[-1]),
+            flat(&[65_535]),
+            flat(&[65_536]),
+            flat(&[0, 0, 0, 1]),
+        ];
+        for round in 0..2 {
+            let calls = Cell::new(0);
+            let mut got = Vec::new();
+            extend_memoised(
+                scope,
+                3,
+                &inputs,
+                |t, out| {
+                    calls.set(calls.get() + 1);
+                    out.push(*t);
+                },
+                |outs| got.extend_from_slice(outs),
+            );
+            assert_eq!(got, inputs, "each input's own output, in order");
+            assert_eq!(calls.get(), if round == 0 { 6 } else { 0 });
+        }
     }
 
     /// Two engines used in turn (one solving, one counting) keep their

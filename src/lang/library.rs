@@ -323,11 +323,18 @@ impl RuleSources {
         let mut errors = Vec::new();
         // A file's name is its technique's: a second file of the same name
         // would silently join the first's technique and its tier.
-        let mut first_of: Vec<(String, &str)> = Vec::new();
+        let mut first_of: Vec<(String, &str, &str)> = Vec::new();
         for (name, text) in &self.files {
-            let id = sources.add(name.clone(), text.clone());
             let technique = technique_name(name);
-            if let Some((_, first)) = first_of.iter().find(|(t, _)| *t == technique) {
+            let first = first_of.iter().find(|(t, _, _)| *t == technique);
+            if first.is_some_and(|(_, _, first_text)| first_text == text) {
+                // The same file twice (a library file checked by its path,
+                // an extra also added as a file): its rules once.
+                continue;
+            }
+            let id = sources.add(name.clone(), text.clone());
+            if let Some((_, first, _)) = first {
+                let built_in = is_built_in(first);
                 errors.push(
                     Diagnostic::new(
                         Span::new(id, 0, 0),
@@ -336,13 +343,19 @@ impl RuleSources {
                         ),
                     )
                     .label("a file's name is its technique's")
-                    .help(format!(
-                        "rename the file (for example `my_{technique}.dl`): with the same name its rules would join `{technique}`, at that technique's tier"
-                    )),
+                    .help(if built_in {
+                        format!(
+                            "`{first}` is built in and this file differs from it: to try an edited copy of the library, load its folder alone (`--rules DIR`); for a technique of your own, rename the file (for example `my_{technique}.dl`)"
+                        )
+                    } else {
+                        format!(
+                            "rename the file (for example `my_{technique}.dl`): with the same name its rules would join `{technique}`, at that technique's tier"
+                        )
+                    }),
                 );
                 continue;
             }
-            first_of.push((technique.clone(), name.as_str()));
+            first_of.push((technique.clone(), name.as_str(), text.as_str()));
             match parse_module(text, id) {
                 Ok(module) => parsed.push(ParsedFile { module, technique }),
                 Err(mut e) => errors.append(&mut e),
@@ -356,6 +369,14 @@ impl RuleSources {
         }
         check(parsed, sources).map_err(RulesError::Invalid)
     }
+}
+
+/// Whether a file of that name is one the binary embeds (the standard
+/// library, an extra, a variant).
+fn is_built_in(name: &str) -> bool {
+    STANDARD.iter().any(|(n, _)| *n == name)
+        || EXTRAS.iter().any(|e| e.path == name)
+        || VARIANTS.iter().any(|(_, path, _)| *path == name)
 }
 
 /// The technique a file's rules belong to: its stem (`rules/singles.dl` → `singles`).
