@@ -13,7 +13,8 @@
 //! `branch` is one puzzle's [`Solve`]; at run time [`store`] holds the
 //! facts and runs rounds, `ops` runs one operator, `counts` the counters,
 //! `tiers` the gated tiers, [`profile`] the time per rule (`--profile`),
-//! with [`var`], [`seeds`], `needs`, `memo` and [`tuple`] beneath them.
+//! with [`var`] (its facts in a `tuple_map`), [`seeds`], `needs`, `memo`
+//! and [`tuple`] beneath them.
 //! This file holds the [`Engine`] itself.
 
 mod branch;
@@ -35,6 +36,7 @@ mod statics;
 pub mod store;
 mod tiers;
 pub mod tuple;
+mod tuple_map;
 pub mod var;
 
 use crate::lang::program::{Program, RelId};

@@ -285,7 +285,7 @@ impl Store {
                 self.vars[var]
                     .iter()
                     .filter(|(_, o)| o.step > step)
-                    .map(move |(t, o)| (rel, *t, *o))
+                    .map(move |(t, o)| (rel, t, *o))
             })
             .collect();
         out.sort_unstable_by_key(|(rel, t, o)| (o.step, o.rule, *rel, *t));
@@ -300,12 +300,12 @@ impl Store {
     /// Calls `f` on every tuple of a variable, in no particular order and
     /// without sorting.
     pub fn for_each_tuple(&self, var: usize, mut f: impl FnMut(&Tuple)) {
-        self.vars[var].iter().for_each(|(t, _)| f(t));
+        self.vars[var].iter().for_each(|(t, _)| f(&t));
     }
 
     /// Every tuple of a variable, sorted.
     pub fn tuples(&self, var: usize) -> Vec<Tuple> {
-        let mut all: Vec<Tuple> = self.vars[var].iter().map(|(t, _)| *t).collect();
+        let mut all: Vec<Tuple> = self.vars[var].iter().map(|(t, _)| t).collect();
         all.sort_unstable();
         all
     }

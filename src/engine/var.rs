@@ -7,14 +7,15 @@
 //! pays for itself: every fact is kept in a hash map together with where it
 //! came from. That map is the deduplication (a fact derived again is
 //! dropped on arrival, with no sorting or merging against older batches)
-//! and the provenance at once, and a fork shares it (a [`LayeredMap`]).
+//! and the provenance at once, and a fork shares it (a [`TupleMap`]).
 //! Only a variable that a join reads keeps its facts as sorted batches
 //! too, because the join looks keys up in them (datafrog's `ExtendWith`);
 //! and a variable whose facts are new by construction and only ever read
 //! as they arrive (tier copies, reached groups) keeps none at all.
 
-use super::layered::{LayerValue, LayeredMap};
-use super::tuple::{Key, Tuple};
+use super::layered::LayerValue;
+use super::tuple::Tuple;
+use super::tuple_map::TupleMap;
 use crate::lang::program::Value;
 use crate::lang::value::{WhereOp, singleton};
 use datafrog::Relation;
@@ -122,7 +123,7 @@ pub enum Keep {
 pub struct Var {
     /// Every fact (stable, recent and pending) with its origin, unless
     /// `keep` is [`Keep::Count`].
-    facts: LayeredMap<Key, FactOrigin>,
+    facts: TupleMap<FactOrigin>,
     /// How many facts arrived, for [`Keep::Count`].
     arrived: usize,
     /// The stable facts as sorted batches (geometrically merged, as
@@ -144,7 +145,7 @@ pub struct Var {
 /// same step as the first fact behind it.
 struct Projection {
     cols: Vec<usize>,
-    first_step: LayeredMap<Key, u32>,
+    first_step: TupleMap<u32>,
     /// For a guard with `where`: the column it compares, and per projected
     /// tuple that column's values, each with the round it arrived in.
     spread: Option<(usize, SpreadValues)>,
@@ -153,7 +154,7 @@ struct Projection {
 /// Per projected tuple, the values of a guard's compared column, each with
 /// the round it arrived in.
 /// (Values arrive per layer: a fork adds to its own layer's list.)
-type SpreadValues = LayeredMap<Key, Vec<(Value, u32)>>;
+type SpreadValues = TupleMap<Vec<(Value, u32)>>;
 
 impl Projection {
     fn fork(&mut self) -> Projection {
@@ -206,7 +207,7 @@ impl Var {
     /// An empty variable keeping what `keep` says.
     pub fn new(keep: Keep) -> Var {
         Var {
-            facts: LayeredMap::default(),
+            facts: TupleMap::default(),
             arrived: 0,
             stable: Vec::new(),
             recent: Relation {
@@ -227,8 +228,8 @@ impl Var {
     pub fn add_projection(&mut self, cols: &[usize], spread: Option<usize>) {
         self.projections.push(Projection {
             cols: cols.to_vec(),
-            first_step: LayeredMap::default(),
-            spread: spread.map(|c| (c, LayeredMap::default())),
+            first_step: TupleMap::default(),
+            spread: spread.map(|c| (c, TupleMap::default())),
         });
     }
 
@@ -245,12 +246,14 @@ impl Var {
         // rehash the facts several times per solve (most batches are new).
         // A large batch may be mostly known facts: it grows the table as
         // it goes, so that memory follows what is new.
-        if tuples.len() <= RESERVE_BATCH {
-            self.facts.reserve(tuples.len());
+        if let Some(sample) = tuples.first()
+            && tuples.len() <= RESERVE_BATCH
+        {
+            self.facts.reserve(tuples.len(), sample);
             self.pending.reserve(tuples.len());
         }
         for &t in tuples {
-            if self.facts.insert_new(Key(t), origin) {
+            if self.facts.insert_new(&t, origin) {
                 self.pending.push(t);
             }
         }
@@ -260,10 +263,10 @@ impl Var {
                 for (i, &c) in p.cols.iter().enumerate() {
                     super::tuple::set_slot(&mut key, i, super::tuple::slot(t, c));
                 }
-                p.first_step.insert_new(Key(key), origin.step);
+                p.first_step.insert_new(&key, origin.step);
                 if let Some((c, values)) = &mut p.spread {
                     let value = super::tuple::slot(t, *c);
-                    values.own_entry(Key(key)).push((value, origin.step));
+                    values.own_entry(&key).push((value, origin.step));
                 }
             }
         }
@@ -334,20 +337,20 @@ impl Var {
 
     /// Every fact with its origin, in no particular order (none for
     /// [`Keep::Count`]).
-    pub fn iter(&self) -> impl Iterator<Item = (&Tuple, &FactOrigin)> {
-        self.facts.iter().map(|(k, o)| (&k.0, o))
+    pub fn iter(&self) -> impl Iterator<Item = (Tuple, &FactOrigin)> {
+        self.facts.iter()
     }
 
     /// Whether a fact arrived before round `step` (stable or recent then).
     pub fn known_before(&self, t: &Tuple, step: u32) -> bool {
-        self.facts.get(&Key(*t)).is_some_and(|o| o.step < step)
+        self.facts.get(t).is_some_and(|o| o.step < step)
     }
 
     /// Whether a tuple is known before round `step`: a fact, or with
     /// `projection`, a tuple of that projection (see [`Var::add_projection`]).
     pub fn known_before_in(&self, projection: Option<usize>, t: &Tuple, step: u32) -> bool {
         match projection.and_then(|p| self.projections.get(p)) {
-            Some(p) => p.first_step.get(&Key(*t)).is_some_and(|&s| s < step),
+            Some(p) => p.first_step.get(t).is_some_and(|&s| s < step),
             None => self.known_before(t, step),
         }
     }
@@ -370,12 +373,11 @@ impl Var {
     /// The values of a projection's spread column for the projected tuple
     /// `t`, each with the round it arrived in (none without a spread).
     fn spread_values(&self, projection: usize, t: &Tuple) -> impl Iterator<Item = &(Value, u32)> {
-        let key = Key(*t);
         self.projections
             .get(projection)
             .and_then(|p| p.spread.as_ref())
             .into_iter()
-            .flat_map(move |(_, values)| values.get_all(key).flatten())
+            .flat_map(move |(_, values)| values.get_all(t).flatten())
     }
 
     /// The numbers of the projection's spread column known before round
@@ -389,7 +391,7 @@ impl Var {
 
     /// Where a fact came from, if it is known.
     pub fn origin(&self, t: &Tuple) -> Option<FactOrigin> {
-        self.facts.get(&Key(*t)).copied()
+        self.facts.get(t).copied()
     }
 }
 
