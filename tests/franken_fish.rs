@@ -11,7 +11,10 @@
 //!   their places on the K crossing lines of S: the digit leaves those
 //!   lines' other cells;
 //! - J+1 lines with their places in the box or on the J crossing lines of
-//!   S: the digit leaves the box's and those lines' other cells.
+//!   S: the digit leaves the box's and those lines' other cells;
+//! - either shape finned: one base line more (apart from the box, or
+//!   missing it), with its places outside another box F on S; the digit
+//!   leaves the cells of F on S in no base set.
 //!
 //! A unit where the digit is placed takes no part, as in the rules.
 
@@ -43,6 +46,18 @@ fn line_and_crossing(c: usize, rows: bool) -> (usize, usize) {
     if rows { (c / 9, c % 9) } else { (c % 9, c / 9) }
 }
 
+/// The (line U, cell X) pairs of `fin` (see `franken_eliminations`) whose
+/// line U is no base line (a base line has no fins: the plain fish's
+/// eliminations hold the finned one's).
+fn fin_cells<'a>(
+    fin: &'a [(usize, Vec<usize>)],
+    base: &'a [usize],
+) -> impl Iterator<Item = (usize, usize)> + 'a {
+    fin.iter()
+        .filter(move |(u, _)| !base.contains(u))
+        .flat_map(|(u, cells)| cells.iter().map(move |&x| (*u, x)))
+}
+
 /// Every (cell, digit) a Franken fish takes from the state, already known
 /// or not.
 fn franken_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
@@ -72,6 +87,28 @@ fn franken_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
                         continue;
                     }
                     let in_b = |c: usize| box_of(c) == b - 18;
+                    // Per box F where d is not placed, each line U crossing
+                    // it, open for d, whose places outside F lie on S, with
+                    // the open cells of F on S: a base line with fins in F
+                    // and the cells those fins see.
+                    let fin: Vec<(usize, Vec<usize>)> = (0..9)
+                        .filter(|&f| !placed_in(&g.units[18 + f]))
+                        .flat_map(|f| (0..9).map(move |u| (u, f)))
+                        .filter(|&(u, f)| {
+                            let crosses = line_unit(u).iter().any(|&c| box_of(c) == f);
+                            crosses
+                                && line_places(u)
+                                    .is_some_and(|p| p.iter().all(|&c| box_of(c) == f || on_s(c)))
+                        })
+                        .map(|(u, f)| {
+                            let cells = g.units[18 + f]
+                                .iter()
+                                .copied()
+                                .filter(|&x| open(x) && on_s(x))
+                                .collect();
+                            (u, cells)
+                        })
+                        .collect();
                     // A box among the base sets: the box's places on S, and
                     // K-1 lines apart from it with theirs on S.
                     if k >= 2 && bx.iter().all(|&c| !open(c) || on_s(c)) {
@@ -84,6 +121,17 @@ fn franken_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
                         for x in (0..N).filter(|&x| open(x) && on_s(x) && !in_b(x)) {
                             let w = line_and_crossing(x, rows).0;
                             if base.iter().filter(|&&i| i != w).count() >= k - 1 {
+                                out.insert((x, d));
+                            }
+                        }
+                        // Finned: one more line U apart from the box, its
+                        // places outside a box F on S (the fins in F).
+                        let apart =
+                            |u: usize| line_places(u).is_some_and(|p| p.iter().all(|&c| !in_b(c)));
+                        for (u, x) in fin_cells(&fin, &base) {
+                            let w = line_and_crossing(x, rows).0;
+                            let others = base.iter().filter(|&&i| i != u && i != w).count();
+                            if apart(u) && w != u && !in_b(x) && others + 2 >= k {
                                 out.insert((x, d));
                             }
                         }
@@ -100,6 +148,16 @@ fn franken_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
                         for x in (0..N).filter(|&x| open(x) && (on_s(x) || in_b(x))) {
                             let w = line_and_crossing(x, rows).0;
                             if base.iter().filter(|&&i| i != w).count() > k {
+                                out.insert((x, d));
+                            }
+                        }
+                        // Finned: one more line U that misses the box, its
+                        // places outside a box F on S (the fins in F).
+                        let misses_b = |u: usize| line_unit(u).iter().all(|&c| !in_b(c));
+                        for (u, x) in fin_cells(&fin, &base) {
+                            let w = line_and_crossing(x, rows).0;
+                            let others = base.iter().filter(|&&i| i != u && i != w).count();
+                            if misses_b(u) && w != u && others >= k {
                                 out.insert((x, d));
                             }
                         }
@@ -131,10 +189,10 @@ fn the_franken_fish_match_their_reference_on_the_sample() {
 
 /// The file is a technique of its own at tier 10, beside the finned fish,
 /// with a rule for the box among the base sets and two for the box among
-/// the cover sets.
+/// the cover sets, and one for each shape finned.
 #[test]
-fn it_is_tier_10_with_three_rules() {
+fn it_is_tier_10_with_five_rules() {
     let listing = EXTRA.listing();
     assert_eq!(listing.tier("franken_fish"), Some(10));
-    assert_eq!(listing.elimination_rules("franken_fish").len(), 3);
+    assert_eq!(listing.elimination_rules("franken_fish").len(), 5);
 }
