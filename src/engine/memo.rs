@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rustc_hash::FxHashMap;
 
-use super::tuple::{HALF, Key, Tuple};
+use super::tuple::{Key, Tuple, pack_word};
 
 /// Past this many stored output tuples (16 MiB) the memo of a scope starts
 /// over, bounding memory per thread (at most [`MAX_SCOPES`] such memos).
@@ -28,9 +28,10 @@ const MAX_ROWS: usize = 1 << 18;
 type Span = (u32, u32);
 
 /// One table's spans, by input tuple. Most inputs are facts of a few
-/// small columns (a cell and a digit); those are keyed by one packed word,
-/// so that an entry is 16 bytes rather than 40: the lookup is the replay's
-/// cost, and it is a cache miss more often the larger the entries.
+/// small columns (a cell and a digit); those are keyed by one packed word
+/// (`tuple::pack_word`), so that an entry is 16 bytes rather than 40: the
+/// lookup is the replay's cost, and it is a cache miss more often the
+/// larger the entries.
 #[derive(Default)]
 struct SpanMap {
     packed: FxHashMap<u64, Span>,
@@ -38,31 +39,16 @@ struct SpanMap {
 }
 
 impl SpanMap {
-    /// The tuple as one word: its first four slots, 16 bits each, if the
-    /// other four are zero and each of those fits.
-    #[inline]
-    fn pack(t: &Tuple) -> Option<u64> {
-        if t.1 != [0; HALF] {
-            return None;
-        }
-        let mut word = 0u64;
-        for (i, &v) in t.0.iter().enumerate() {
-            let v = u16::try_from(v).ok()?;
-            word |= u64::from(v) << (16 * i);
-        }
-        Some(word)
-    }
-
     #[inline]
     fn get(&self, t: &Tuple) -> Option<Span> {
-        match Self::pack(t) {
+        match pack_word(t) {
             Some(w) => self.packed.get(&w).copied(),
             None => self.wide.get(&Key(*t)).copied(),
         }
     }
 
     fn insert(&mut self, t: &Tuple, span: Span) {
-        match Self::pack(t) {
+        match pack_word(t) {
             Some(w) => self.packed.insert(w, span),
             None => self.wide.insert(Key(*t), span),
         };

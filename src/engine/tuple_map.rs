@@ -12,8 +12,7 @@
 //! two maps.
 
 use super::layered::{LayerValue, LayeredMap};
-use super::tuple::{HALF, Half, Key, Tuple};
-use crate::lang::program::Value;
+use super::tuple::{Key, Tuple, pack_word as pack, unpack_word as unpack};
 use itertools::Either;
 
 /// A map from tuples to `V` whose forks share the entries it had (see
@@ -30,33 +29,6 @@ impl<V> Default for TupleMap<V> {
             wide: LayeredMap::default(),
         }
     }
-}
-
-/// Bits per slot of a packed key.
-const BITS: u32 = 16;
-
-/// The tuple as one word: its first half, 16 bits a slot, if the second
-/// half is zero and each slot lies in `0..65536`.
-#[inline]
-fn pack(t: &Tuple) -> Option<u64> {
-    if t.1 != [0; HALF] {
-        return None;
-    }
-    let mut word = 0u64;
-    for (i, &v) in t.0.iter().enumerate() {
-        let v = u16::try_from(v).ok()?;
-        word |= u64::from(v) << (BITS * i as u32);
-    }
-    Some(word)
-}
-
-/// The tuple a packed word holds.
-fn unpack(word: u64) -> Tuple {
-    let mut first: Half = [0; HALF];
-    for (i, v) in first.iter_mut().enumerate() {
-        *v = ((word >> (BITS * i as u32)) & 0xffff) as Value;
-    }
-    (first, [0; HALF])
 }
 
 impl<V: LayerValue> TupleMap<V> {
