@@ -710,15 +710,19 @@ fn misspelt_names_get_a_suggestion() {
 #[test]
 fn a_user_file_cannot_merge_into_the_library_by_its_name() {
     let dir = tempfile::tempdir().expect("temp dir");
+    // `check` of a rule file the checker rejects: exit 1, and its stderr.
+    let rejected = |file: &std::path::Path| -> String {
+        let out = sudolog()
+            .args(["check", file.to_str().expect("utf-8 path")])
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{file:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
     // A file named like a library technique would join it, at its tier.
     let wings = dir.path().join("wings.dl");
     fs::write(&wings, ".tier 1\n.decl foo(c: cell)\nfoo(C) :- cell(C).\n").expect("written");
-    let out = sudolog()
-        .args(["check", wings.to_str().expect("utf-8 path")])
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = rejected(&wings);
     assert!(
         err.contains("has the name of the technique `wings` of `rules/wings.dl`")
             && err.contains("my_wings.dl"),
@@ -747,12 +751,7 @@ fn a_user_file_cannot_merge_into_the_library_by_its_name() {
     let edited = dir.path().join("finned_fish.dl");
     let text = fs::read_to_string("rules/finned_fish.dl").expect("library file");
     fs::write(&edited, text + "\n// edited\n").expect("written");
-    let out = sudolog()
-        .args(["check", edited.to_str().expect("utf-8 path")])
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = rejected(&edited);
     assert!(
         err.contains("is built in and this file differs from it") && err.contains("--rules DIR"),
         "{err}"
@@ -769,12 +768,7 @@ fn a_user_file_cannot_merge_into_the_library_by_its_name() {
         ".tier 2\n.decl link(a: cell, b: cell)\nlink(A, B) :- peer(A, B).\n",
     )
     .expect("written");
-    let out = sudolog()
-        .args(["check", link.to_str().expect("utf-8 path")])
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = rejected(&link);
     assert!(
         err.contains("`link` is declared twice") && err.contains("rules/wings.dl"),
         "{err}"

@@ -81,34 +81,34 @@ fn franken_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
                     continue;
                 }
                 let on_s = |c: usize| mask & (1 << line_and_crossing(c, rows).1) != 0;
+                // Per box F where d is not placed, each line U crossing
+                // it, open for d, whose places outside F lie on S, with
+                // the open cells of F on S: a base line with fins in F
+                // and the cells those fins see.
+                let fin: Vec<(usize, Vec<usize>)> = (0..9)
+                    .filter(|&f| !placed_in(&g.units[18 + f]))
+                    .flat_map(|f| (0..9).map(move |u| (u, f)))
+                    .filter(|&(u, f)| {
+                        let crosses = line_unit(u).iter().any(|&c| box_of(c) == f);
+                        crosses
+                            && line_places(u)
+                                .is_some_and(|p| p.iter().all(|&c| box_of(c) == f || on_s(c)))
+                    })
+                    .map(|(u, f)| {
+                        let cells = g.units[18 + f]
+                            .iter()
+                            .copied()
+                            .filter(|&x| open(x) && on_s(x))
+                            .collect();
+                        (u, cells)
+                    })
+                    .collect();
                 for b in 18..27 {
                     let bx = &g.units[b];
                     if placed_in(bx) {
                         continue;
                     }
                     let in_b = |c: usize| box_of(c) == b - 18;
-                    // Per box F where d is not placed, each line U crossing
-                    // it, open for d, whose places outside F lie on S, with
-                    // the open cells of F on S: a base line with fins in F
-                    // and the cells those fins see.
-                    let fin: Vec<(usize, Vec<usize>)> = (0..9)
-                        .filter(|&f| !placed_in(&g.units[18 + f]))
-                        .flat_map(|f| (0..9).map(move |u| (u, f)))
-                        .filter(|&(u, f)| {
-                            let crosses = line_unit(u).iter().any(|&c| box_of(c) == f);
-                            crosses
-                                && line_places(u)
-                                    .is_some_and(|p| p.iter().all(|&c| box_of(c) == f || on_s(c)))
-                        })
-                        .map(|(u, f)| {
-                            let cells = g.units[18 + f]
-                                .iter()
-                                .copied()
-                                .filter(|&x| open(x) && on_s(x))
-                                .collect();
-                            (u, cells)
-                        })
-                        .collect();
                     // A box among the base sets: the box's places on S, and
                     // K-1 lines apart from it with theirs on S.
                     if k >= 2 && bx.iter().all(|&c| !open(c) || on_s(c)) {

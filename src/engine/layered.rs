@@ -136,6 +136,14 @@ impl<K: Hash + Eq + Clone, V: LayerValue> LayeredMap<K, V> {
         self.len
     }
 
+    /// Forgets every entry (the layers this map shares are dropped, not
+    /// changed).
+    pub fn clear(&mut self) {
+        self.frozen.clear();
+        self.own.clear();
+        self.len = 0;
+    }
+
     /// Every entry, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
         self.frozen

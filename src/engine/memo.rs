@@ -10,9 +10,9 @@
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use rustc_hash::FxHashMap;
-
-use super::tuple::{Key, Tuple, pack_word};
+use super::layered::LayerValue;
+use super::tuple::Tuple;
+use super::tuple_map::TupleMap;
 
 /// Past this many stored output tuples (16 MiB) the memo of a scope starts
 /// over, bounding memory per thread (at most [`MAX_SCOPES`] such memos).
@@ -27,43 +27,17 @@ const MAX_ROWS: usize = 1 << 18;
 /// Where an input's outputs lie in an arena.
 type Span = (u32, u32);
 
-/// One table's spans, by input tuple. Most inputs are facts of a few
-/// small columns (a cell and a digit); those are keyed by one packed word
-/// (`tuple::pack_word`), so that an entry is 16 bytes rather than 40: the
-/// lookup is the replay's cost, and it is a cache miss more often the
-/// larger the entries.
-#[derive(Default)]
-struct SpanMap {
-    packed: FxHashMap<u64, Span>,
-    wide: FxHashMap<Key, Span>,
-}
-
-impl SpanMap {
-    #[inline]
-    fn get(&self, t: &Tuple) -> Option<Span> {
-        match pack_word(t) {
-            Some(w) => self.packed.get(&w).copied(),
-            None => self.wide.get(&Key(*t)).copied(),
-        }
-    }
-
-    fn insert(&mut self, t: &Tuple, span: Span) {
-        match pack_word(t) {
-            Some(w) => self.packed.insert(w, span),
-            None => self.wide.insert(Key(*t), span),
-        };
-    }
-
-    fn clear(&mut self) {
-        self.packed.clear();
-        self.wide.clear();
-    }
+/// A span is what one layer holds of a key: the memo never forks.
+impl LayerValue for Span {
+    fn absorb(&mut self, _newer: &Self) {}
 }
 
 /// Memoised outputs of one kind: per table (an operator or a chain), input
-/// tuple -> its outputs in the shared arena.
+/// tuple -> its outputs in the shared arena. The tables are `TupleMap`s
+/// for their compact keys (most inputs are a cell and a digit): the lookup
+/// is a replay's cost, a cache miss more often the larger the entries.
 struct Tables<T> {
-    spans: Vec<SpanMap>,
+    spans: Vec<TupleMap<Span>>,
     arena: Vec<T>,
     /// The spans of one replay (kept to reuse its allocation).
     found: Vec<Span>,
@@ -71,7 +45,7 @@ struct Tables<T> {
 
 impl<T: Copy> Tables<T> {
     fn clear(&mut self) {
-        self.spans.iter_mut().for_each(SpanMap::clear);
+        self.spans.iter_mut().for_each(TupleMap::clear);
         self.arena.clear();
     }
 
@@ -89,7 +63,7 @@ impl<T: Copy> Tables<T> {
         mut sink: impl FnMut(&[T]),
     ) {
         if self.spans.len() <= id {
-            self.spans.resize_with(id + 1, SpanMap::default);
+            self.spans.resize_with(id + 1, TupleMap::default);
         }
         if self.arena.capacity() == 0 {
             // Room for the bound and one input's outputs past it, so that
@@ -107,12 +81,12 @@ impl<T: Copy> Tables<T> {
                 self.clear();
             }
             let span = match self.spans[id].get(t) {
-                Some(s) => s,
+                Some(&s) => s,
                 None => {
                     let start = self.arena.len();
                     compute(t, &mut self.arena);
                     let s = (start as u32, (self.arena.len() - start) as u32);
-                    self.spans[id].insert(t, s);
+                    self.spans[id].insert_new(t, s);
                     s
                 }
             };

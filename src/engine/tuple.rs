@@ -40,35 +40,6 @@ impl std::hash::Hash for Key {
     }
 }
 
-/// Bits per slot of a tuple packed into one word ([`pack_word`]).
-const WORD_SLOT_BITS: u32 = 16;
-
-/// The tuple as one 64-bit word, for a compact hash key: its first half,
-/// 16 bits a slot, if the second half is zero and each slot lies in
-/// `0..65536` (most facts: at most four columns of cells, digits, units
-/// or 9x9 sets). Distinct tuples that pack give distinct words.
-#[inline]
-pub fn pack_word(t: &Tuple) -> Option<u64> {
-    if t.1 != [0; HALF] {
-        return None;
-    }
-    let mut word = 0u64;
-    for (i, &v) in t.0.iter().enumerate() {
-        let v = u16::try_from(v).ok()?;
-        word |= u64::from(v) << (WORD_SLOT_BITS * i as u32);
-    }
-    Some(word)
-}
-
-/// The tuple a word of [`pack_word`] holds.
-pub fn unpack_word(word: u64) -> Tuple {
-    let mut first: Half = [0; HALF];
-    for (i, v) in first.iter_mut().enumerate() {
-        *v = ((word >> (WORD_SLOT_BITS * i as u32)) & 0xffff) as Value;
-    }
-    (first, [0; HALF])
-}
-
 /// The all-zero tuple (also the one row of the "true" relation).
 pub const EMPTY: Tuple = ([0; HALF], [0; HALF]);
 

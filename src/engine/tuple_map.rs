@@ -9,11 +9,42 @@
 //! which most facts are, packs into one 64-bit word, and its entry takes
 //! 16 bytes instead of 40; any other tuple keeps its whole 32 bytes. A
 //! tuple always packs the same way, so each lives in exactly one of the
-//! two maps.
+//! two maps. The memo's tables (`engine/memo`) are such maps too, for
+//! the same reason.
 
 use super::layered::{LayerValue, LayeredMap};
-use super::tuple::{Key, Tuple, pack_word as pack, unpack_word as unpack};
+use super::tuple::{HALF, Half, Key, Tuple};
+use crate::lang::program::Value;
 use itertools::Either;
+
+/// Bits per slot of a tuple packed into one word ([`pack`]).
+const WORD_SLOT_BITS: u32 = 16;
+
+/// The tuple as one 64-bit word, for a compact hash key: its first half,
+/// 16 bits a slot, if the second half is zero and each slot lies in
+/// `0..65536` (most facts: at most four columns of cells, digits, units
+/// or 9x9 sets). Distinct tuples that pack give distinct words.
+#[inline]
+fn pack(t: &Tuple) -> Option<u64> {
+    if t.1 != [0; HALF] {
+        return None;
+    }
+    let mut word = 0u64;
+    for (i, &v) in t.0.iter().enumerate() {
+        let v = u16::try_from(v).ok()?;
+        word |= u64::from(v) << (WORD_SLOT_BITS * i as u32);
+    }
+    Some(word)
+}
+
+/// The tuple a word of [`pack`] holds.
+fn unpack(word: u64) -> Tuple {
+    let mut first: Half = [0; HALF];
+    for (i, v) in first.iter_mut().enumerate() {
+        *v = ((word >> (WORD_SLOT_BITS * i as u32)) & 0xffff) as Value;
+    }
+    (first, [0; HALF])
+}
 
 /// A map from tuples to `V` whose forks share the entries it had (see
 /// [`LayeredMap`]).
@@ -89,6 +120,12 @@ impl<V: LayerValue> TupleMap<V> {
     pub fn iter(&self) -> impl Iterator<Item = (Tuple, &V)> {
         let packed = self.packed.iter().map(|(&word, v)| (unpack(word), v));
         packed.chain(self.wide.iter().map(|(k, v)| (k.0, v)))
+    }
+
+    /// Forgets every entry (see [`LayeredMap::clear`]).
+    pub fn clear(&mut self) {
+        self.packed.clear();
+        self.wide.clear();
     }
 
     /// A map that starts with every entry of this one (see

@@ -107,7 +107,9 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         }
     }
 
-    fn eval(e: &Expr, values: &[Option<Value>]) -> Option<Value> {
+    /// An expression's value under the bindings `values` (`None` while a
+    /// variable of it is unbound, or on overflow).
+    pub(super) fn eval(e: &Expr, values: &[Option<Value>]) -> Option<Value> {
         let all_bound = {
             let mut vs = Vec::new();
             e.vars(&mut vs);

@@ -144,7 +144,7 @@ fn node(
                 words,
                 before,
             },
-            children: children(evs, &m, depth, max_depth, seen, Some(before)),
+            children: children(evs, &used_facts(&m), depth, max_depth, seen, Some(before)),
         };
     }
     let Some(fact) = db.get_rel(rel).and_then(|r| r.find(values)) else {
@@ -235,7 +235,7 @@ fn node(
             step: origin.step,
             branch: db.branch_depth(origin.step),
         },
-        children: children(evs, &m, depth, max_depth, seen, chain_step),
+        children: children(evs, &used, depth, max_depth, seen, chain_step),
     }
 }
 
@@ -267,19 +267,19 @@ fn used_facts(m: &Match) -> Vec<(RelId, Vec<Value>)> {
     used
 }
 
-/// The nodes of the changing facts a derivation read, one level deeper
-/// (or a note of how many, at the depth cap); `chain`: the step of the
-/// chain the derivation belongs to, whose links are read as it reads them.
+/// The nodes of the changing facts among those a derivation read (`used`,
+/// see [`used_facts`]), one level deeper (or a note of how many, at the
+/// depth cap); `chain`: the step of the chain the derivation belongs to,
+/// whose links are read as it reads them.
 fn children(
     evs: &mut Evaluators,
-    m: &Match,
+    used: &[(RelId, Vec<Value>)],
     depth: usize,
     max_depth: usize,
     seen: &mut FxHashSet<(RelId, Vec<Value>)>,
     chain: Option<u32>,
 ) -> Vec<Node> {
     let db = evs.db();
-    let used = used_facts(m);
     let dynamic: Vec<&(RelId, Vec<Value>)> =
         used.iter().filter(|(r, _)| db.is_dynamic(*r)).collect();
     if depth >= max_depth {

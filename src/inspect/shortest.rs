@@ -49,6 +49,12 @@ impl SearchBounds {
     };
 }
 
+impl Default for SearchBounds {
+    fn default() -> SearchBounds {
+        SearchBounds::DEFAULT
+    }
+}
+
 /// How a chain relation is derived.
 #[derive(Debug)]
 struct Chain {
@@ -59,12 +65,6 @@ struct Chain {
     steps: Vec<(usize, usize, Vec<Literal>)>,
     /// The columns every step passes on unchanged.
     fixed: Vec<usize>,
-}
-
-impl Default for SearchBounds {
-    fn default() -> SearchBounds {
-        SearchBounds::DEFAULT
-    }
 }
 
 /// The program's chain relations: recursive relations each of whose
@@ -301,17 +301,7 @@ impl Search {
             return Some(());
         }
         let head: Option<Vec<Value>> = (rule.head.iter())
-            .map(|e| {
-                let mut vars = Vec::new();
-                e.vars(&mut vars);
-                if vars
-                    .iter()
-                    .any(|&x| m.values.get(x).copied().flatten().is_none())
-                {
-                    return None;
-                }
-                e.eval(&|x| m.values[x].unwrap_or_default())
-            })
+            .map(|e| Evaluator::eval(e, &m.values))
             .collect();
         let Some(head) = head else {
             return Some(());
