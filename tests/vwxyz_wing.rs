@@ -9,9 +9,10 @@
 //! allow, all at once; none new: stop; otherwise apply them and start over.
 //! It searches the plain way: every unit, every set T of five digits whose
 //! open cells in the unit that fit it are four or five, every four of
-//! those; every open pivot outside the unit with two digits X and Z of T,
-//! where every cell of the four with X sees the pivot; then Z leaves every
-//! other open cell that sees the pivot and each of the four that has Z.
+//! those; every open pivot outside the unit with two digits X and Z of T
+//! that sees one of the four, where every cell of the four with X sees the
+//! pivot; then Z leaves every other open cell that sees the pivot and each
+//! of the four that has Z.
 //! The rules build the five-digit sets from `fits` and count the cells;
 //! the two agreeing on every puzzle is the check.
 
@@ -64,7 +65,8 @@ fn sets(s: &State, g: &Geometry) -> Vec<Als> {
 /// The VWXYZ-wing with a memory, as the rules have one: a set found at a
 /// stall stays a set (its cells keep their digits within T, though one
 /// may be placed since). With every set found so far in the puzzle: every
-/// open pivot outside its unit with two digits X and Z of T, where every
+/// open pivot outside its unit with two digits X and Z of T that sees a
+/// cell of the four (as Sukaku Explainer looks for it), where every
 /// cell of the four that may hold X sees the pivot (a placed one holds
 /// another digit); then Z leaves every open cell that still has it, sees
 /// the pivot, and sees each of the four that may hold Z.
@@ -89,7 +91,8 @@ impl Reference {
         let mut out = BTreeSet::new();
         for &(u, cells, set) in known.iter() {
             for y in (0..N).filter(|&y| open(y) && s.cand[y].count_ones() == 2) {
-                if g.units[u].contains(&y) || s.cand[y] & !set != 0 {
+                let sees_the_set = cells.iter().any(|&e| g.peer[e][y]);
+                if g.units[u].contains(&y) || s.cand[y] & !set != 0 || !sees_the_set {
                     continue;
                 }
                 let pair: Vec<u8> = digits(s.cand[y]).collect();
