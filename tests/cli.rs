@@ -332,15 +332,27 @@ fn a_file_of_4x4_lines_reads_back_as_4x4_puzzles() {
 fn a_selected_technique_keeps_the_helpers_it_reads_from_other_files() {
     // The single-digit patterns read the strong links that wings.dl
     // defines: selecting them without the wings keeps the links and what
-    // they are built from (and only those), not the wings' eliminations.
+    // they are built from (and only those: the hidden subsets' `confined`
+    // and its helpers, not their counts or eliminations), not the wings'
+    // eliminations.
     let listing = stdout_of(sudolog().args(["check", "--techniques", "singles,single_digit"]));
-    let wings_rules: Vec<&str> = listing
-        .lines()
-        .filter(|l| l.trim_start().starts_with("rules/wings.dl"))
+    let rules_of = |file: &str| -> Vec<&str> {
+        (listing.lines())
+            .filter(|l| l.trim_start().starts_with(file))
+            .collect()
+    };
+    let wings_rules = rules_of("rules/wings.dl");
+    assert_eq!(wings_rules.len(), 1, "{listing}");
+    assert!(wings_rules[0].contains("-> link"), "{listing}");
+    let subsets_rules = rules_of("rules/hidden_subsets.dl");
+    let heads: Vec<&str> = (subsets_rules.iter())
+        .filter_map(|l| l.split("-> ").nth(1)?.split_whitespace().next())
         .collect();
-    assert_eq!(wings_rules.len(), 2, "{listing}");
-    assert!(wings_rules[0].contains("-> two_places"), "{listing}");
-    assert!(wings_rules[1].contains("-> link"), "{listing}");
+    assert_eq!(
+        heads,
+        ["pos", "gone_places", "filled", "confined"],
+        "{listing}"
+    );
     assert!(listing.contains("-> skyscraper"), "{listing}");
 }
 
