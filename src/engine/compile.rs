@@ -197,7 +197,7 @@ fn mark_memo(program: &Program, lowered: &Lowered, indexes: &Indexes, dynamic: &
             plan::Op::Extend { index, checks, .. } => {
                 geometric(*index)
                     && checks.iter().all(|c| match c {
-                        plan::Check::Absent { index, .. } => geometric(*index),
+                        plan::Check::Static { index, .. } => geometric(*index),
                         // A guard reads the state: its answer changes.
                         plan::Check::Unknown { .. } => false,
                         _ => true,

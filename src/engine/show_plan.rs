@@ -414,7 +414,11 @@ impl<'a> PlanText<'a> {
         match check {
             Check::Fast(a, op, b) => write!(f, "{} {op} {}", Operand(*a), Operand(*b)),
             Check::Cmp(a, op, b) => write!(f, "{} {op} {}", Expr(a), Expr(b)),
-            Check::Absent { index, key } => {
+            Check::Static {
+                index,
+                key,
+                negated,
+            } => {
                 let spec = &self.engine.indexes.specs[*index];
                 let arity = self.engine.lowered.rels[spec.rel].arity;
                 let mut cols = vec!["_".to_string(); arity];
@@ -424,7 +428,8 @@ impl<'a> PlanText<'a> {
                     }
                 }
                 let name = &self.engine.lowered.rels[spec.rel].name;
-                write!(f, "!{name}({})", cols.join(", "))
+                let not = if *negated { "!" } else { "" };
+                write!(f, "{not}{name}({})", cols.join(", "))
             }
             Check::Unknown { guard, key, bound } => {
                 self.guard(f, *guard, &key.slots, bound.as_ref())
@@ -698,6 +703,24 @@ contradiction("both", C) :- placed(C, D), eliminated(C, D).
                   t.dl:1 (tier 0): eliminated(X, D) :- placed(C, D), in_unit(C, U), in_unit(X, U), X != C, !given(X, D).
                       0  extend placed by in_unit($0, ->$8) -> chain:0 [$0 $1 $8] (pipe)  [memo]
                       1  extend chain:0 by in_unit(->$8, $2) if $8 != $0, !given($8, $1) -> eliminated($8, $1)
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_static_atom_its_variables_bound_is_a_check_of_the_operator_binding_them() {
+        // `in_unit(C, V)` has all its variables once `in_unit(X, ->V)`
+        // proposes V: it is tested there, as the comparison is, rather than
+        // by an operator of its own that every proposed tuple goes through.
+        check(
+            "eliminated(X, D) :- placed(C, D), in_unit(C, U), in_unit(X, U), in_unit(X, V), \
+             in_unit(C, V), U != V, unless placed(X, _).",
+            expect![[r#"
+                fixpoint: 5 variables, 3 operators
+                  t.dl:1 (tier 0): eliminated(X, D) :- placed(C, D), in_unit(C, U), in_unit(X, U), in_unit(X, V), in_unit(C, V), U != V, unless placed(X, _).
+                      0  extend placed by in_unit($0, ->$8) -> chain:0#v3 [$0 $1 $8] (pipe)  [memo]
+                      1  extend chain:0#v3 by in_unit(->$8, $2) if unless placed($8, _) -> chain:0#v4 [$0 $1 $2 $8] (pipe)
+                      2  extend chain:0#v4 if unless placed($3, _) by in_unit($3, ->$8) if $2 != $8, in_unit($0, $8) -> eliminated($3, $1)
             "#]],
         );
     }

@@ -192,6 +192,8 @@ impl Builder<'_> {
 
         let (mut current, mut layout, mut driver_checks, mut dirty, mut wide) =
             self.driver(&mut remaining);
+        let driver_env = layout_env(&layout, 0);
+        driver_checks.extend(self.absorb_bound(&mut remaining, &driver_env));
         let mut bound: Vec<VarId> = layout.iter().flatten().copied().collect();
         // Pruning guards that the driver binds filter it before anything
         // fans out (a digit set's groups: hundreds per tuple).
@@ -244,7 +246,6 @@ impl Builder<'_> {
                 return Ok(());
             };
             let atom = remaining.remove(ni);
-            let is_last = remaining.is_empty();
             let (spec, key_vars, val_vars, extra_eq) = atom_key(atom, &bound).ok_or_else(|| {
                 err(format!(
                     "an atom of `{}` binds more than {HALF} new variables at once",
@@ -307,6 +308,8 @@ impl Builder<'_> {
                 &atom_vars,
             );
             checks.extend(more);
+            checks.extend(self.absorb_bound(&mut remaining, &env));
+            let is_last = remaining.is_empty();
             if is_last {
                 checks.extend(
                     self.guard_checks(&guards, &env)
@@ -519,42 +522,79 @@ impl Builder<'_> {
                 break;
             }
         }
-        negs.retain(|atom| {
-            let mut key = Vec::new();
-            let mut cols = Vec::new();
-            for (c, arg) in atom.args.iter().enumerate() {
-                match arg {
-                    Arg::Var(v) => match env.get(v) {
-                        Some(e) => {
-                            key.push(e.clone());
-                            cols.push(c);
-                        }
-                        None => return true,
-                    },
-                    Arg::Const(k) => {
-                        key.push(CExpr::Const(*k));
-                        cols.push(c);
-                    }
-                    // A guard's `where` column: never in a negation.
-                    Arg::Wild | Arg::Cmp(..) => {}
-                }
+        negs.retain(|atom| match self.static_check(atom, &env, true) {
+            Some(check) => {
+                checks.push(check);
+                false
             }
-            let spec = IndexSpec {
-                rel: atom.rel,
-                key: cols.iter().copied().take(HALF).collect(),
-                val: cols.iter().copied().skip(HALF).collect(),
-                consts: Vec::new(),
-                eqs: Vec::new(),
-            };
-            let index = self.indexes.id(spec);
-            self.indexes.probed.insert(index);
-            checks.push(Check::Absent {
-                index,
-                key: Emit::new(key),
-            });
-            false
+            None => true,
         });
         (env, checks)
+    }
+
+    /// A static atom as a check over `env` (see [`Check::Static`]), or
+    /// `None` if a variable of it is not bound there.
+    fn static_check(
+        &mut self,
+        atom: &Atom,
+        env: &FxHashMap<VarId, CExpr>,
+        negated: bool,
+    ) -> Option<Check> {
+        let mut key = Vec::new();
+        let mut cols = Vec::new();
+        for (c, arg) in atom.args.iter().enumerate() {
+            match arg {
+                Arg::Var(v) => {
+                    key.push(env.get(v)?.clone());
+                    cols.push(c);
+                }
+                Arg::Const(k) => {
+                    key.push(CExpr::Const(*k));
+                    cols.push(c);
+                }
+                // A guard's `where` column: never in a static atom.
+                Arg::Wild | Arg::Cmp(..) => {}
+            }
+        }
+        let spec = IndexSpec {
+            rel: atom.rel,
+            key: cols.iter().copied().take(HALF).collect(),
+            val: cols.iter().copied().skip(HALF).collect(),
+            consts: Vec::new(),
+            eqs: Vec::new(),
+        };
+        let index = self.indexes.id(spec);
+        self.indexes.probed.insert(index);
+        Some(Check::Static {
+            index,
+            key: Emit::new(key),
+            negated,
+        })
+    }
+
+    /// Takes out of `remaining` the static atoms whose variables `env`
+    /// binds, as checks: the operator that binds their last variable tests
+    /// them (before its guards, which look up the state), instead of an
+    /// operator of their own that would pass on every tuple to test it.
+    fn absorb_bound(
+        &mut self,
+        remaining: &mut Vec<&Atom>,
+        env: &FxHashMap<VarId, CExpr>,
+    ) -> Vec<Check> {
+        let mut checks = Vec::new();
+        remaining.retain(|atom| {
+            if self.in_plan(atom.rel) {
+                return true;
+            }
+            match self.static_check(atom, env, false) {
+                Some(check) => {
+                    checks.push(check);
+                    false
+                }
+                None => true,
+            }
+        });
+        checks
     }
 
     /// The checks of a rule's guards, over the variables of `env`; `None`

@@ -15,9 +15,11 @@ pub fn passes(checks: &[Check], frame: &Frame, absent: &dyn Fn(Lookup, &Tuple) -
             (Some(x), Some(y)) => op.holds(x, y),
             _ => false,
         },
-        Check::Absent { index, key } => {
-            lookup_key(key, frame).is_some_and(|t| absent(Lookup::Static(*index), &t))
-        }
+        Check::Static {
+            index,
+            key,
+            negated,
+        } => lookup_key(key, frame).is_some_and(|t| absent(Lookup::Static(*index), &t) == *negated),
         Check::Unknown {
             guard,
             key,

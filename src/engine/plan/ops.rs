@@ -192,13 +192,18 @@ pub enum Check {
     Fast(Simple, CmpOp, Simple),
     /// A comparison with arithmetic.
     Cmp(CExpr, CmpOp, CExpr),
-    /// A negated static atom: the tuple built from `key` (laid out by the
-    /// index spec) must not be in the index.
-    Absent {
+    /// A static atom as a check: the tuple built from `key` (laid out by
+    /// the index spec) must be in the index, or with `negated` must not
+    /// (a negation). An atom whose variables are all bound is one, in the
+    /// operator that binds the last of them, rather than an operator of its
+    /// own.
+    Static {
         /// The index to look in.
         index: IndexId,
         /// Values for the index's key then value columns.
         key: Emit,
+        /// A negation: the tuple must be missing.
+        negated: bool,
     },
     /// A guard: the tuple built from `key` (the atom's columns other than
     /// `_`, in order) must not be known before the current round; with
@@ -402,7 +407,7 @@ pub fn reads_right(check: &Check) -> bool {
             .iter()
             .any(|x| matches!(x, Simple::Slot(s) if *s as usize >= 2 * HALF)),
         Check::Cmp(a, _, b) => right(a) || right(b),
-        Check::Absent { key, .. } => key.slots.iter().any(right),
+        Check::Static { key, .. } => key.slots.iter().any(right),
         Check::Unknown { key, bound, .. } => {
             key.slots.iter().any(right) || bound.as_ref().is_some_and(|(_, e)| right(e))
         }
