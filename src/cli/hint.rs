@@ -366,7 +366,7 @@ fn write_pictures(step: &Step, dir: &Path, i: usize) -> Result<(), String> {
             } else {
                 step.relations.1
             };
-            let values = vec![cell_value(f.cell / g.n, f.cell % g.n), i32::from(f.digit)];
+            let values = [cell_value(f.cell / g.n, f.cell % g.n), i32::from(f.digit)];
             let conclusion = Conclusion {
                 placed: f.placed,
                 cell: f.cell,
@@ -377,7 +377,7 @@ fn write_pictures(step: &Step, dir: &Path, i: usize) -> Result<(), String> {
                 f.rule,
                 Derived {
                     rel,
-                    values,
+                    values: values.into_iter().collect(),
                     conclusion,
                 },
             )

@@ -453,12 +453,12 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
             let placed = db.program.builtin(Builtin::Placed);
             let eliminated = db.program.builtin(Builtin::Eliminated);
             match db.rel(placed).with_first(v).next() {
-                Some(f) => targets.push((placed, f.values.clone())),
+                Some(f) => targets.push((placed, f.values.to_vec())),
                 // An open cell: why each digit left it.
                 None => targets.extend(
                     db.rel(eliminated)
                         .with_first(v)
-                        .map(|f| (eliminated, f.values.clone())),
+                        .map(|f| (eliminated, f.values.to_vec())),
                 ),
             }
         } else {

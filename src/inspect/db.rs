@@ -2,21 +2,27 @@
 //! queries, explanations, ratings and exports read it. The solve is
 //! borrowed, and each relation's facts are copied out when first read.
 
-use crate::engine::tuple::values;
+use crate::engine::tuple::slot;
 use crate::engine::{FactOrigin, Guess, Solve};
 use crate::grid::Geometry;
-use crate::lang::program::{Builtin, Program, RelId, Value, cell_value};
+use crate::lang::program::{Builtin, MAX_COLUMNS, Program, RelId, Value, cell_value};
 use crate::lang::value::Type;
 use crate::lang::value::{cell_coords, cell_name};
 use crate::solve::{ForcingStep, KeptFork};
+use arrayvec::ArrayVec;
 use rustc_hash::FxHashMap;
 use std::cell::OnceCell;
+
+/// A fact's column values, held inline: a rating or an explanation copies
+/// out thousands of facts per puzzle, and one allocation each (and its
+/// free) was a tenth of the cost of rating a path.
+pub type Values = ArrayVec<Value, MAX_COLUMNS>;
 
 /// One fact: its values and where it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fact {
     /// Column values.
-    pub values: Vec<Value>,
+    pub values: Values,
     /// The rule and step that first derived it; `None` for static facts.
     pub origin: Option<FactOrigin>,
 }
@@ -160,7 +166,7 @@ impl<'p> FactDb<'p> {
             };
             let facts = (self.solve.relation_facts(rel).into_iter())
                 .map(|(t, origin)| Fact {
-                    values: values(&t, relation.arity()),
+                    values: (0..relation.arity()).map(|i| slot(&t, i)).collect(),
                     origin,
                 })
                 .collect();
@@ -192,7 +198,7 @@ impl<'p> FactDb<'p> {
                     let gone = elim.find(&[cell, d]).is_some_and(|f| f.step() <= step);
                     if !gone {
                         out.push(Fact {
-                            values: vec![cell, d],
+                            values: [cell, d].into_iter().collect(),
                             origin: None,
                         });
                     }

@@ -2,7 +2,7 @@
 //! answers ad-hoc queries and re-derives facts for explanations. Facts can
 //! be restricted to those known before a given step.
 
-use super::db::{Fact, FactDb, RelFacts};
+use super::db::{Fact, FactDb, RelFacts, Values};
 use crate::lang::builtin::Builtin;
 use crate::lang::program::{Aggregate, Arg, Atom, Expr, Literal, RelId, Value, VarId};
 use crate::lang::value::{Fold, MAX_SET_MEMBER};
@@ -10,7 +10,7 @@ use rustc_hash::FxHashSet;
 use std::cell::OnceCell;
 
 /// A fact used by a match: its relation and values.
-pub type FactRef = (RelId, Vec<Value>);
+pub type FactRef = (RelId, Values);
 
 /// One way the body holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -359,7 +359,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         let set = self.bound_set(a, values)?;
         let facts = members_of(set)
             .map(|x| Fact {
-                values: vec![x, set],
+                values: [x, set].into_iter().collect(),
                 origin: None,
             })
             .collect();

@@ -2,7 +2,7 @@
 //! step named by its rule and worded by the rule's comment.
 
 use super::db::FactDb;
-use super::eval::Match;
+use super::eval::{FactRef, Match};
 use super::firing::{Evaluators, is_chain, read_derivation};
 use crate::engine::Guess;
 use crate::lang::program::{Builtin, RelId, Rule, Value};
@@ -116,7 +116,7 @@ fn node(
     values: &[Value],
     depth: usize,
     max_depth: usize,
-    seen: &mut FxHashSet<(RelId, Vec<Value>)>,
+    seen: &mut FxHashSet<FactRef>,
     chain: Option<u32>,
 ) -> Node {
     let db = evs.db();
@@ -127,7 +127,7 @@ fn node(
         children: Vec::new(),
     };
     if let Some(before) = chain.filter(|_| is_chain(evs, rel)) {
-        let fact = (rel, values.to_vec());
+        let fact = (rel, values.iter().copied().collect());
         if seen.contains(&fact) {
             return leaf(NodeKind::Seen);
         }
@@ -206,12 +206,14 @@ fn node(
             children,
         };
     }
-    let first_time = seen.insert((rel, values.to_vec()));
+    let first_time = seen.insert((rel, values.iter().copied().collect()));
     // Find the body's facts among those known before the step: a chain's
     // through its shortest derivation, whose links it then passes on.
     let chain_step = is_chain(evs, rel).then_some(origin.step);
     // (The shortest derivation may be by another rule of the chain's.)
-    let Some((rule, m)) = read_derivation(evs, &(rel, values.to_vec()), chain_step) else {
+    let Some((rule, m)) =
+        read_derivation(evs, &(rel, values.iter().copied().collect()), chain_step)
+    else {
         return leaf(NodeKind::Unknown);
     };
     let rule = &db.program.rules[rule];
@@ -259,7 +261,7 @@ fn rule_words(db: &FactDb, rule: &Rule, values: &[Value], m: &Match) -> String {
 }
 
 /// The facts a derivation read, those its counts counted included.
-fn used_facts(m: &Match) -> Vec<(RelId, Vec<Value>)> {
+fn used_facts(m: &Match) -> Vec<FactRef> {
     let mut used = m.used.clone();
     for counted in &m.counted {
         used.extend(counted.iter().cloned());
@@ -273,15 +275,14 @@ fn used_facts(m: &Match) -> Vec<(RelId, Vec<Value>)> {
 /// whose links are read as it reads them.
 fn children(
     evs: &mut Evaluators,
-    used: &[(RelId, Vec<Value>)],
+    used: &[FactRef],
     depth: usize,
     max_depth: usize,
-    seen: &mut FxHashSet<(RelId, Vec<Value>)>,
+    seen: &mut FxHashSet<FactRef>,
     chain: Option<u32>,
 ) -> Vec<Node> {
     let db = evs.db();
-    let dynamic: Vec<&(RelId, Vec<Value>)> =
-        used.iter().filter(|(r, _)| db.is_dynamic(*r)).collect();
+    let dynamic: Vec<&FactRef> = used.iter().filter(|(r, _)| db.is_dynamic(*r)).collect();
     if depth >= max_depth {
         if dynamic.is_empty() {
             return Vec::new();
@@ -346,7 +347,7 @@ fn fork_nodes(
                     .min_by_key(|f| f.step())
                     .map(|f| (contradiction, f.values.clone()))
             } else {
-                Some((rel, values.to_vec()))
+                Some((rel, values.iter().copied().collect()))
             };
             // A fork's facts are its own: what the tree said before of
             // the same fact elsewhere does not hold for it.

@@ -9,7 +9,7 @@
 //! for pictures: the units, cells and candidates its derivation names, and
 //! the strong links it stands on.
 
-use super::db::FactDb;
+use super::db::{FactDb, Values};
 use super::eval::{Evaluator, FactRef, Match};
 use super::explain::fill_in;
 use super::shortest::{ChainPath, Chains, steps};
@@ -87,7 +87,7 @@ pub struct Derived {
     /// The relation (`placed`, `eliminated`, or a hint's frozen copies).
     pub rel: RelId,
     /// Its values.
-    pub values: Vec<Value>,
+    pub values: Values,
     /// The placement or elimination it is.
     pub conclusion: Conclusion,
 }

@@ -19,6 +19,7 @@
 //! ([`SearchBounds`]): past its bounds it gives up, and the caller keeps
 //! the first derivation.
 
+use super::db::Values;
 use super::eval::{Evaluator, FactRef, Match};
 use crate::lang::program::{Arg, Expr, Literal, Program, RelId, Rule, Value};
 use rustc_hash::FxHashMap;
@@ -268,8 +269,8 @@ struct Search {
     matches_listed: usize,
     /// The facts met (their values: all are of the chain relation),
     /// numbered.
-    facts: Vec<Vec<Value>>,
-    index: FxHashMap<Vec<Value>, usize>,
+    facts: Vec<Values>,
+    index: FxHashMap<Values, usize>,
     /// The least cost known of each, its derivation, and the fact it
     /// extends.
     cost: Vec<usize>,
@@ -300,7 +301,7 @@ impl Search {
         if cost >= self.below {
             return Some(());
         }
-        let head: Option<Vec<Value>> = (rule.head.iter())
+        let head: Option<Values> = (rule.head.iter())
             .map(|e| Evaluator::eval(e, &m.values))
             .collect();
         let Some(head) = head else {

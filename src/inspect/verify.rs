@@ -112,7 +112,7 @@ fn check(db: &FactDb, solution: &[u8], cut: Option<String>) -> Verification {
             // A placement is wrong when it is not the solution's digit; an
             // elimination when it is.
             if (i32::from(right) == *digit) == wrong_if_true {
-                wrong.push((origin, rel, f.values.clone(), c));
+                wrong.push((origin, rel, f.values.to_vec(), c));
             }
         }
     }
