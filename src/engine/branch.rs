@@ -448,24 +448,43 @@ impl Solve<'_> {
                 .map(|t| (t, self.origin(rel, &t)))
                 .collect();
         }
-        match self.statics.rels.get(rel) {
-            Some(Some(r)) => r.iter().map(|t| (*t, None)).collect(),
-            // A digit-set built-in that was not kept (see `drop_unread_sets`).
-            _ => self
-                .engine
-                .base_facts(
-                    rel,
-                    &self.geometry,
-                    PuzzleInput {
-                        regions: None,
-                        cells: &[],
-                        clues: &ClueTuples::default(),
-                    },
-                )
-                .into_iter()
-                .map(|t| (t, None))
-                .collect(),
+        (self.static_relation(rel).iter())
+            .flat_map(|r| r.iter())
+            .map(|t| (*t, None))
+            .collect()
+    }
+
+    /// The facts of a static relation (flat tuples), as the statics hold
+    /// them: every puzzle of a grid size shares those that do not depend on
+    /// its givens, so that inspection may read each once (`Arc::ptr_eq`).
+    /// `None` for a relation that changes during the solve.
+    pub fn static_relation(&self, rel: RelId) -> Option<Arc<super::StaticTuples>> {
+        if self.engine.dynamic.rel_var.contains_key(&rel) {
+            return None;
         }
+        if let Some(Some(r)) = self.statics.rels.get(rel) {
+            return Some(r.clone());
+        }
+        // A digit-set built-in that was not kept (see `drop_unread_sets`):
+        // it depends on the grid size alone.
+        let clues = ClueTuples::default();
+        let input = PuzzleInput {
+            regions: None,
+            cells: &[],
+            clues: &clues,
+        };
+        let make = || Arc::new(self.engine.base_facts(rel, &self.geometry, input).into());
+        let relation = self.engine.program.relations.get(rel);
+        if !relation.is_some_and(|r| r.builtin.is_some_and(|b| b.info().indexes_only)) {
+            return Some(make());
+        }
+        let mut sets =
+            (self.engine.inspected_sets.lock()).unwrap_or_else(std::sync::PoisonError::into_inner);
+        Some(
+            sets.entry((rel, self.geometry.n))
+                .or_insert_with(make)
+                .clone(),
+        )
     }
 
     /// Facts first derived by this branch after `step`, in step order

@@ -77,6 +77,7 @@ impl Engine {
             dynamic,
             geometry_cache: Default::default(),
             region_cache: Default::default(),
+            inspected_sets: Default::default(),
             placed,
             eliminated,
             contradiction,

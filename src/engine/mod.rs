@@ -65,6 +65,9 @@ struct StaticStage {
     per_puzzle: bool,
 }
 
+/// A static relation's flat tuples, sorted, as the statics hold them.
+pub type StaticTuples = datafrog::Relation<tuple::Tuple>;
+
 /// A rule set compiled for evaluation. Shareable across threads; each
 /// puzzle gets its own [`Solve`].
 pub struct Engine {
@@ -79,6 +82,10 @@ pub struct Engine {
     geometry_cache: [Mutex<Option<Arc<Statics>>>; 4],
     /// Statics per jigsaw region map (bounded, see [`REGION_CACHE_SIZE`]).
     region_cache: Mutex<FxHashMap<Vec<u8>, Arc<Statics>>>,
+    /// The digit-set built-ins that the statics drop (see
+    /// `drop_unread_sets`), made again when inspection first reads one, by
+    /// relation and grid size: grading reads `covers` for every puzzle.
+    inspected_sets: Mutex<FxHashMap<(RelId, usize), Arc<StaticTuples>>>,
     placed: usize,
     eliminated: usize,
     contradiction: usize,

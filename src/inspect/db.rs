@@ -2,8 +2,8 @@
 //! queries, explanations, ratings and exports read it. The solve is
 //! borrowed, and each relation's facts are copied out when first read.
 
-use crate::engine::tuple::slot;
-use crate::engine::{FactOrigin, Guess, Solve};
+use crate::engine::tuple::{Tuple, slot};
+use crate::engine::{FactOrigin, Guess, Solve, StaticTuples};
 use crate::grid::Geometry;
 use crate::lang::program::{Builtin, MAX_COLUMNS, Program, RelId, Value, cell_value};
 use crate::lang::value::Type;
@@ -11,7 +11,8 @@ use crate::lang::value::{cell_coords, cell_name};
 use crate::solve::{ForcingStep, KeptFork};
 use arrayvec::ArrayVec;
 use rustc_hash::FxHashMap;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::sync::Arc;
 
 /// A fact's column values, held inline: a rating or an explanation copies
 /// out thousands of facts per puzzle, and one allocation each (and its
@@ -83,6 +84,46 @@ impl RelFacts {
     }
 }
 
+/// How many static relations' facts [`shared_static_facts`] keeps per
+/// thread: those of a few grid sizes (a jigsaw's region map brings its
+/// own, so the bound keeps a batch of jigsaws from piling them up).
+const SHARED_STATICS: usize = 64;
+
+/// A static relation's facts as inspection reads them, with the tuples
+/// they were made from (held, so that no other relation can take their
+/// address) and their arity.
+type SharedFacts = (Arc<StaticTuples>, usize, Arc<RelFacts>);
+
+thread_local! {
+    /// The static relations' facts this thread made (see
+    /// [`shared_static_facts`]).
+    static STATIC_FACTS: RefCell<Vec<SharedFacts>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The facts of the static tuples `tuples`, made with `fact` unless this
+/// thread made them before: every puzzle of a grid size shares its
+/// geometry's relations (`peer`, `covers`, ...), and grading read each of
+/// them again for every puzzle.
+fn shared_static_facts(
+    tuples: Arc<StaticTuples>,
+    arity: usize,
+    fact: impl Fn(&Tuple) -> Fact,
+) -> Arc<RelFacts> {
+    STATIC_FACTS.with_borrow_mut(|shared| {
+        if let Some((_, _, facts)) =
+            (shared.iter()).find(|(t, a, _)| Arc::ptr_eq(t, &tuples) && *a == arity)
+        {
+            return facts.clone();
+        }
+        let facts = Arc::new(RelFacts::from_facts(tuples.iter().map(fact).collect()));
+        if shared.len() >= SHARED_STATICS {
+            shared.clear();
+        }
+        shared.push((tuples, arity, facts.clone()));
+        facts
+    })
+}
+
 /// Every relation's facts at the end of a solve (the solution's branch),
 /// plus the `candidate` view.
 pub struct FactDb<'p> {
@@ -95,7 +136,7 @@ pub struct FactDb<'p> {
     /// Facts by relation id, each made when first read (see
     /// [`FactDb::rel`]); the `candidate` view is at
     /// `program.relations.len()`.
-    relations: Vec<OnceCell<RelFacts>>,
+    relations: Vec<OnceCell<Arc<RelFacts>>>,
     /// The guesses on the branch, outermost first.
     pub guesses: Vec<Guess>,
     /// The fixpoint step the solve reached: no fact arrived after it.
@@ -162,15 +203,21 @@ impl<'p> FactDb<'p> {
     pub fn rel(&self, rel: RelId) -> &RelFacts {
         self.relations[rel].get_or_init(|| {
             let Some(relation) = self.program.relations.get(rel) else {
-                return RelFacts::from_facts(self.candidate_facts(u32::MAX));
+                return Arc::new(RelFacts::from_facts(self.candidate_facts(u32::MAX)));
             };
-            let facts = (self.solve.relation_facts(rel).into_iter())
-                .map(|(t, origin)| Fact {
-                    values: (0..relation.arity()).map(|i| slot(&t, i)).collect(),
-                    origin,
-                })
-                .collect();
-            RelFacts::from_facts(facts)
+            let arity = relation.arity();
+            let fact = |t: &Tuple, origin| Fact {
+                values: (0..arity).map(|i| slot(t, i)).collect(),
+                origin,
+            };
+            match self.solve.static_relation(rel) {
+                Some(tuples) => shared_static_facts(tuples, arity, |t| fact(t, None)),
+                None => Arc::new(RelFacts::from_facts(
+                    (self.solve.relation_facts(rel).iter())
+                        .map(|(t, origin)| fact(t, *origin))
+                        .collect(),
+                )),
+            }
         })
     }
 

@@ -4,13 +4,17 @@
 
 use super::db::{Fact, FactDb, RelFacts, Values};
 use crate::lang::builtin::Builtin;
-use crate::lang::program::{Aggregate, Arg, Atom, Expr, Literal, RelId, Value, VarId};
+use crate::lang::program::{Aggregate, Arg, Atom, Expr, Literal, MAX_COLUMNS, RelId, Value, VarId};
 use crate::lang::value::{Fold, MAX_SET_MEMBER};
 use rustc_hash::FxHashSet;
 use std::cell::OnceCell;
 
 /// A fact used by a match: its relation and values.
 pub type FactRef = (RelId, Values);
+
+/// The variables one atom's match bound, to unbind after it: at most one
+/// per column, held inline (the search tries thousands of facts).
+pub type BoundNow = arrayvec::ArrayVec<VarId, MAX_COLUMNS>;
 
 /// One way the body holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,7 +93,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
         arg: &Arg,
         v: Value,
         values: &mut [Option<Value>],
-        bound_now: &mut Vec<VarId>,
+        bound_now: &mut BoundNow,
     ) -> bool {
         match arg {
             Arg::Wild => true,
@@ -110,21 +114,14 @@ impl<'a, 'p> Evaluator<'a, 'p> {
     /// An expression's value under the bindings `values` (`None` while a
     /// variable of it is unbound, or on overflow).
     pub(super) fn eval(e: &Expr, values: &[Option<Value>]) -> Option<Value> {
-        let all_bound = {
-            let mut vs = Vec::new();
-            e.vars(&mut vs);
-            vs.iter().all(|v| values[*v].is_some())
-        };
-        if !all_bound {
+        if !Self::ready(e, values) {
             return None;
         }
         e.eval(&|v| values[v].unwrap_or_default())
     }
 
     fn ready(e: &Expr, values: &[Option<Value>]) -> bool {
-        let mut vs = Vec::new();
-        e.vars(&mut vs);
-        vs.iter().all(|v| values[*v].is_some())
+        e.all_vars(&|v| values[v].is_some())
     }
 
     fn atom_ready(a: &Atom, values: &[Option<Value>]) -> bool {
@@ -287,7 +284,7 @@ impl<'a, 'p> Evaluator<'a, 'p> {
             if !self.visible(fact) {
                 continue;
             }
-            let mut bound_now = Vec::new();
+            let mut bound_now = BoundNow::new();
             let ok = atom
                 .args
                 .iter()

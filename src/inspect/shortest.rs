@@ -20,7 +20,7 @@
 //! the first derivation.
 
 use super::db::Values;
-use super::eval::{Evaluator, FactRef, Match};
+use super::eval::{BoundNow, Evaluator, FactRef, Match};
 use crate::lang::program::{Arg, Expr, Literal, Program, RelId, Rule, Value};
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;
@@ -253,7 +253,7 @@ fn fixed_bindings(rule: &Rule, fixed: &[usize], want: &[Value]) -> Option<Vec<Op
 /// (`None` when they do not unify).
 fn atom_bindings(rule: &Rule, args: &[Arg], values: &[Value]) -> Option<Vec<Option<Value>>> {
     let mut start: Vec<Option<Value>> = vec![None; rule.var_names.len()];
-    let mut bound = Vec::new();
+    let mut bound = BoundNow::new();
     (args.iter().zip(values))
         .all(|(arg, &v)| Evaluator::unify(arg, v, &mut start, &mut bound))
         .then_some(start)

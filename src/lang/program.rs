@@ -96,6 +96,21 @@ impl<V: Copy> Expr<V> {
         }
     }
 
+    /// Whether `holds` is true of every variable of the expression (each
+    /// bound, say), without listing them.
+    pub fn all_vars(&self, holds: &impl Fn(V) -> bool) -> bool {
+        match self {
+            Expr::Var(v) => holds(*v),
+            Expr::Const(_) => true,
+            Expr::Add(a, b)
+            | Expr::Sub(a, b)
+            | Expr::Mul(a, b)
+            | Expr::Div(a, b)
+            | Expr::Mod(a, b) => a.all_vars(holds) && b.all_vars(holds),
+            Expr::Neg(a) => a.all_vars(holds),
+        }
+    }
+
     /// The expression's value, with `var` giving each variable's value;
     /// `None` on overflow or a division by zero.
     #[inline]
