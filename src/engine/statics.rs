@@ -331,8 +331,8 @@ impl Engine {
 
     /// Drops the flat copies of the digit-set built-ins that only indexes
     /// of another layout read (every index is built by now): `covers` alone
-    /// is 222,050 tuples on 25x25. [`Solve::relation_facts`] recomputes them
-    /// for inspection: they depend on the grid size alone.
+    /// is 222,050 tuples on 25x25. [`Solve::static_relation`] makes them
+    /// again for inspection, once per grid size: they depend on it alone.
     fn drop_unread_sets(&self, st: &mut Statics) {
         for (id, rel) in self.program.relations.iter().enumerate() {
             let size_only = rel.builtin.is_some_and(|b| b.info().indexes_only);

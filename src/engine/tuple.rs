@@ -70,7 +70,13 @@ pub fn flat(values: &[Value]) -> Tuple {
 
 /// The first `n` slots of a flat tuple.
 pub fn values(t: &Tuple, n: usize) -> Vec<Value> {
-    (0..n).map(|i| slot(t, i)).collect()
+    slots(t, n).collect()
+}
+
+/// The first `n` slots of a flat tuple, one by one (to collect where a
+/// `Vec` of their own would cost an allocation).
+pub fn slots(t: &Tuple, n: usize) -> impl Iterator<Item = Value> + '_ {
+    (0..n).map(move |i| slot(t, i))
 }
 
 /// An operator's view of the values it can read: a left tuple and a half

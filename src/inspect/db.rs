@@ -2,7 +2,7 @@
 //! queries, explanations, ratings and exports read it. The solve is
 //! borrowed, and each relation's facts are copied out when first read.
 
-use crate::engine::tuple::{Tuple, slot};
+use crate::engine::tuple::{Tuple, slots};
 use crate::engine::{FactOrigin, Guess, Solve, StaticTuples};
 use crate::grid::Geometry;
 use crate::lang::program::{Builtin, MAX_COLUMNS, Program, RelId, Value, cell_value};
@@ -207,7 +207,7 @@ impl<'p> FactDb<'p> {
             };
             let arity = relation.arity();
             let fact = |t: &Tuple, origin| Fact {
-                values: (0..arity).map(|i| slot(t, i)).collect(),
+                values: slots(t, arity).collect(),
                 origin,
             };
             match self.solve.static_relation(rel) {
@@ -443,5 +443,44 @@ impl<'p> FactDb<'p> {
             Value::from(guess.digit),
         ];
         placed.find(&v).filter(|f| f.is_guess()).map(Fact::step)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tuple::flat;
+
+    fn tuples(v: Value) -> Arc<StaticTuples> {
+        Arc::new(vec![flat(&[v, 1]), flat(&[v, 2])].into())
+    }
+
+    fn fact(t: &Tuple) -> Fact {
+        Fact {
+            values: slots(t, 2).collect(),
+            origin: None,
+        }
+    }
+
+    #[test]
+    fn static_facts_are_made_once_for_the_same_tuples_and_kept_within_the_bound() {
+        let first = tuples(7);
+        let a = shared_static_facts(first.clone(), 2, fact);
+        let b = shared_static_facts(first.clone(), 2, fact);
+        assert!(Arc::ptr_eq(&a, &b), "the same tuples share their facts");
+        assert_eq!(a.facts.len(), 2);
+        assert_eq!(a.find(&[7, 2]).map(|f| f.values.to_vec()), Some(vec![7, 2]));
+        let other = shared_static_facts(tuples(7), 2, fact);
+        assert!(
+            !Arc::ptr_eq(&a, &other),
+            "equal tuples elsewhere are others"
+        );
+        // A run of puzzles that each bring their own (jigsaws) never keeps
+        // more than the bound.
+        for v in 0..(3 * SHARED_STATICS as Value) {
+            shared_static_facts(tuples(v), 2, fact);
+            let kept = STATIC_FACTS.with_borrow(Vec::len);
+            assert!(kept <= SHARED_STATICS, "{kept} kept");
+        }
     }
 }
