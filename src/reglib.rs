@@ -18,15 +18,17 @@ use rustc_hash::FxHashMap;
 use std::io::Read;
 
 /// How a HoDoKu code maps to the rules: the technique (a rule file's
-/// stem) whose rules must make the case's deductions, and the names its
-/// rules' comments start with for this code (what a hint must name).
+/// stem) whose rules must make the case's deductions, or several joined
+/// by `+` that run together (a code whose patterns two files share out),
+/// and the names their rules' comments start with for this code (what a
+/// hint must name).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CodeMap {
     /// HoDoKu's code (`0301`), or a code with one variant (`0711-1`: HoDoKu
     /// numbers a technique's kinds so, such as chains with and without
     /// almost locked sets), which takes precedence over the code's map.
     pub code: String,
-    /// The technique that covers it.
+    /// The technique that covers it (or techniques, joined by `+`).
     pub technique: String,
     /// The rule names ([`crate::lang::program::Rule::label`]) that count as
     /// this technique in a hint; empty: any rule of the technique.
@@ -40,7 +42,8 @@ pub struct CodeMap {
 /// and simple colours are the single-digit patterns; the empty rectangle
 /// (the dual one too) and multi-colours have files of their own; finned
 /// and sashimi fish (siamese ones too: two finned fish, each found) are
-/// those of `finned_fish.dl`; unique rectangles (but type 3), hidden and
+/// those of `finned_fish.dl` (jellyfish with fins on two lines those of
+/// `late_finned_fish.dl`, after the chains); unique rectangles (but type 3), hidden and
 /// avoidable rectangles those of `uniqueness.dl`; X-chains, XY-chains,
 /// remote pairs, nice loops, AICs, turbot fish and dual kites are all
 /// chains of `chains.dl`; grouped chains and loops without almost locked
@@ -66,8 +69,8 @@ pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
     ("0310", "finned_fish", &["Finned fish"]),
     ("0311", "finned_fish", &["Finned fish"]),
     ("03111", "finned_fish", &["Finned fish"]),
-    ("0312", "finned_fish", &["Finned fish"]),
-    ("03121", "finned_fish", &["Finned fish"]),
+    ("0312", "finned_fish+late_finned_fish", &["Finned fish"]),
+    ("03121", "finned_fish+late_finned_fish", &["Finned fish"]),
     ("0320", "finned_fish", &["Finned fish"]),
     ("0321", "finned_fish", &["Finned fish"]),
     ("03211", "finned_fish", &["Finned fish"]),
@@ -136,6 +139,14 @@ pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
     ("0801", "wings", &["XYZ-wing"]),
     ("0803", "w_wing", &["W-wing"]),
 ];
+
+impl CodeMap {
+    /// The techniques of the map: its technique, or each of those it
+    /// joins with `+`.
+    pub fn techniques(&self) -> impl Iterator<Item = &str> {
+        self.technique.split('+')
+    }
+}
 
 /// [`STANDARD_CODES`] as maps.
 pub fn standard_maps() -> Vec<CodeMap> {
@@ -365,17 +376,10 @@ impl Checker {
             if alone.contains_key(&m.technique) {
                 continue;
             }
-            let hinter = Hinter::new(
-                program,
-                Some(std::slice::from_ref(&m.technique)),
-                fact_limit,
-            )
-            .map_err(CheckerError::Hinter)?;
-            let tier = hinter
-                .techniques()
-                .map(|(_, tier)| tier)
-                .next()
-                .unwrap_or(0);
+            let techniques: Vec<String> = m.techniques().map(str::to_string).collect();
+            let hinter = Hinter::new(program, Some(&techniques), fact_limit)
+                .map_err(CheckerError::Hinter)?;
+            let tier = hinter.techniques().map(|(_, tier)| tier).min().unwrap_or(0);
             alone.insert(m.technique.clone(), (hinter, tier));
         }
         let all = Hinter::new(program, None, fact_limit).map_err(CheckerError::Hinter)?;
@@ -423,11 +427,31 @@ impl Checker {
         let g = case.puzzle.geometry;
         // Every pattern of the technique counts (a W-wing case may hold an
         // XY-wing too, which a hint would name first).
+        // With several techniques, the tier a hint is held to is that of
+        // the easiest one that made an expected deduction.
+        let mut tier = *tier;
         let made: Vec<(bool, usize, u8)> = match hinter.every_step(&case.puzzle) {
-            Ok(steps) => steps
-                .iter()
-                .flat_map(|step| step.facts.iter().map(|f| (f.placed, f.cell, f.digit)))
-                .collect(),
+            Ok(steps) => {
+                let expected = |placed: bool, c: usize, d: u8| {
+                    let list = if placed {
+                        &case.placements
+                    } else {
+                        &case.eliminations
+                    };
+                    list.contains(&(c, d))
+                };
+                if let Some(t) = (steps.iter())
+                    .filter(|s| s.facts.iter().any(|f| expected(f.placed, f.cell, f.digit)))
+                    .map(|s| s.tier)
+                    .min()
+                {
+                    tier = t;
+                }
+                steps
+                    .iter()
+                    .flat_map(|step| step.facts.iter().map(|f| (f.placed, f.cell, f.digit)))
+                    .collect()
+            }
             Err(Hint::Contradiction(_)) => {
                 return result(
                     CaseVerdict::Failed("the state is contradictory".into()),
@@ -489,8 +513,8 @@ impl Checker {
         };
         let hint_named = match self.all.hint(&case.puzzle) {
             Hint::Step(step) => {
-                step.tier < *tier
-                    || (step.technique == map.technique && {
+                step.tier < tier
+                    || (map.techniques().any(|t| t == step.technique) && {
                         // Within a technique, its file lists the easier
                         // patterns first (skyscraper, kite, colouring): a
                         // pattern named no later than the expected one counts.

@@ -59,6 +59,7 @@ fn the_covered_cases_pass_and_hints_name_their_technique() {
         "hidden_subsets",
         "fish",
         "finned_fish",
+        "finned_fish+late_finned_fish",
         "single_digit",
         "wings",
         "w_wing",

@@ -127,7 +127,9 @@ pub fn reglib_command(args: &ReglibArgs) -> io::Result<i32> {
     // The standard maps of techniques a custom rule set lacks drop out
     // (their codes are then not covered); a map asked for must work.
     maps.retain(|m| {
-        args.map.contains(m) || program.techniques.iter().any(|t| t.name == m.technique)
+        args.map.contains(m)
+            || m.techniques()
+                .all(|name| program.techniques.iter().any(|t| t.name == name))
     });
     let checker = match Checker::new(&program, maps, args.facts.max_facts) {
         Ok(c) => c,

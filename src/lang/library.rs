@@ -54,6 +54,10 @@ pub const STANDARD: &[(&str, &str)] = &[
         include_str!("../../rules/late_rectangles.dl"),
     ),
     (
+        "rules/late_finned_fish.dl",
+        include_str!("../../rules/late_finned_fish.dl"),
+    ),
+    (
         "rules/grouped_chains.dl",
         include_str!("../../rules/grouped_chains.dl"),
     ),
