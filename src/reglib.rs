@@ -43,8 +43,8 @@ pub struct CodeMap {
 /// (the dual one too) and multi-colours have files of their own; finned
 /// and sashimi fish (siamese ones too: two finned fish, each found) are
 /// those of `finned_fish.dl` (jellyfish with fins on two lines those of
-/// `late_finned_fish.dl`, after the chains); unique rectangles (but type 3), hidden and
-/// avoidable rectangles those of `uniqueness.dl`; X-chains, XY-chains,
+/// `late_finned_fish.dl`, after the chains); unique rectangles (but type
+/// 3), hidden and avoidable rectangles those of `uniqueness.dl`; X-chains, XY-chains,
 /// remote pairs, nice loops, AICs, turbot fish and dual kites are all
 /// chains of `chains.dl`; grouped chains and loops without almost locked
 /// sets (HoDoKu's variants 1 and 2 of `0709` to `0711`) those of
@@ -426,9 +426,9 @@ impl Checker {
         };
         let g = case.puzzle.geometry;
         // Every pattern of the technique counts (a W-wing case may hold an
-        // XY-wing too, which a hint would name first).
-        // With several techniques, the tier a hint is held to is that of
-        // the easiest one that made an expected deduction.
+        // XY-wing too, which a hint would name first). With several
+        // techniques, the tier a hint is held to is that of the easiest
+        // one that made an expected deduction.
         let mut tier = *tier;
         let made: Vec<(bool, usize, u8)> = match hinter.every_step(&case.puzzle) {
             Ok(steps) => {
