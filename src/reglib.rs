@@ -43,10 +43,11 @@ pub struct CodeMap {
 /// (the dual one too) and multi-colours have files of their own; finned
 /// and sashimi fish (siamese ones too: two finned fish, each found) are
 /// those of `finned_fish.dl` (jellyfish with fins on two lines those of
-/// `late_finned_fish.dl`, after the chains); unique rectangles (but type
-/// 3), hidden and avoidable rectangles those of `uniqueness.dl`; X-chains, XY-chains,
-/// remote pairs, nice loops, AICs, turbot fish and dual kites are all
-/// chains of `chains.dl`; grouped chains and loops without almost locked
+/// `late_finned_fish.dl`, after the chains); unique rectangles of types
+/// 1 to 5 those of `uniqueness.dl`, type 6, hidden and avoidable
+/// rectangles those of `late_rectangles.dl`; X-chains, XY-chains, remote
+/// pairs, nice loops, AICs, turbot fish and dual kites are all chains of
+/// `chains.dl`; grouped chains and loops without almost locked
 /// sets (HoDoKu's variants 1 and 2 of `0709` to `0711`) those of
 /// `grouped_chains.dl`.
 pub const STANDARD_CODES: &[(&str, &str, &[&str])] = &[
