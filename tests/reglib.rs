@@ -454,3 +454,36 @@ fn the_optional_franken_fish_pass_hodokus_franken_cases() {
         ]
     );
 }
+
+/// A map may join techniques with `+`: HoDoKu's finned jellyfish need
+/// both finned-fish files (fins on two lines are `late_finned_fish`'s,
+/// after the chains), and `finned_fish` alone misses those cases.
+#[test]
+fn a_joined_map_runs_its_techniques_together() {
+    let library = read_library(&repo_path(LIBRARY)).unwrap();
+    let jellyfish: Vec<_> = library.cases.iter().filter(|c| c.code == "0312").collect();
+    assert!(jellyfish.len() >= 5, "{} finned jellyfish", jellyfish.len());
+    let passed = |technique: &str| {
+        let map = CodeMap {
+            code: "0312".into(),
+            technique: technique.into(),
+            labels: vec!["Finned fish".into()],
+        };
+        assert!(map.techniques().all(|t| !t.is_empty()));
+        let checker = checker(vec![map]);
+        let results: Vec<CaseResult> = jellyfish.iter().map(|c| checker.check(c)).collect();
+        let named = results.iter().all(|r| r.hint_named == Some(true));
+        let passed = (results.iter())
+            .filter(|r| r.verdict == CaseVerdict::Passed)
+            .count();
+        (passed, named)
+    };
+    let (alone, _) = passed("finned_fish");
+    let (joined, named) = passed("finned_fish+late_finned_fish");
+    assert_eq!(joined, jellyfish.len(), "the two files find every one");
+    assert!(named, "hints name the fish or an easier technique");
+    assert!(
+        alone < joined,
+        "finned_fish alone passes {alone} of {joined}"
+    );
+}
