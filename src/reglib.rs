@@ -13,7 +13,7 @@
 use crate::engine::Status;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::lang::program::Program;
-use crate::solve::{Hint, Hinter, HinterError, Solver, Verdict};
+use crate::solve::{Hint, HintFact, Hinter, HinterError, Solver, Verdict};
 use rustc_hash::FxHashMap;
 use std::io::Read;
 
@@ -433,16 +433,16 @@ impl Checker {
         let mut tier = *tier;
         let made: Vec<(bool, usize, u8)> = match hinter.every_step(&case.puzzle) {
             Ok(steps) => {
-                let expected = |placed: bool, c: usize, d: u8| {
-                    let list = if placed {
+                let expected = |f: &HintFact| {
+                    let list = if f.placed {
                         &case.placements
                     } else {
                         &case.eliminations
                     };
-                    list.contains(&(c, d))
+                    list.contains(&(f.cell, f.digit))
                 };
                 if let Some(t) = (steps.iter())
-                    .filter(|s| s.facts.iter().any(|f| expected(f.placed, f.cell, f.digit)))
+                    .filter(|s| s.facts.iter().any(expected))
                     .map(|s| s.tier)
                     .min()
                 {

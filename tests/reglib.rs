@@ -187,6 +187,16 @@ fn the_command_prints_the_table_and_fails_on_a_failure() {
     assert_eq!(out.status.code(), Some(2));
     let out = run(&["reglib", "--map", "nonsense", LIBRARY], None);
     assert_eq!(out.status.code(), Some(2));
+    // A join with an empty part is no map, said before any case runs.
+    for map in ["0312=finned_fish+", "0312=+", "0312=a++b"] {
+        let out = run(&["reglib", "--map", map, LIBRARY], None);
+        assert_eq!(out.status.code(), Some(2), "{map}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("is no map") && err.contains("joined by `+`"),
+            "{err}"
+        );
+    }
 }
 
 #[test]

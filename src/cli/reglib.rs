@@ -26,8 +26,9 @@ pub struct ReglibArgs {
     /// Map a HoDoKu code to a technique (a rule file's stem), with the
     /// names its rules' comments start with: `0402=empty_rectangle` or
     /// `0402=empty_rectangle:Empty rectangle`; `0711-3=...` maps only the
-    /// code's variant 3 (repeatable; replaces the standard map of that
-    /// code or variant).
+    /// code's variant 3; techniques joined by `+` run together
+    /// (`0312=finned_fish+late_finned_fish`) (repeatable; replaces the
+    /// standard map of that code or variant).
     #[arg(long, value_name = "CODE=TECHNIQUE[:NAME]", value_parser = parse_map)]
     pub map: Vec<CodeMap>,
     /// List every case that failed, with what was missed or wrong.
@@ -69,10 +70,10 @@ fn parse_map(text: &str) -> Result<CodeMap, String> {
     let (number, variant) = code.split_once('-').unwrap_or((code, "1"));
     let digits = !number.is_empty() && number.chars().all(|c| c.is_ascii_digit());
     let variant_ok = !variant.is_empty() && variant.chars().all(|c| c.is_ascii_alphanumeric());
-    if !digits || !variant_ok || technique.is_empty() {
+    if !digits || !variant_ok || technique.split('+').any(str::is_empty) {
         return Err(format!(
             "`{text}` is no map: the code is HoDoKu's number (0402, or 0711-1 for one variant), \
-             the technique a rule file's stem"
+             the technique a rule file's stem (or several joined by `+`)"
         ));
     }
     Ok(CodeMap {
