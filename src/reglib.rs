@@ -14,6 +14,7 @@ use crate::engine::Status;
 use crate::grid::{Puzzle, PuzzleError, read_inputs};
 use crate::lang::program::Program;
 use crate::solve::{Hint, HintFact, Hinter, HinterError, Solver, Verdict};
+use itertools::Itertools;
 use rustc_hash::FxHashMap;
 use std::io::Read;
 
@@ -339,6 +340,9 @@ pub struct CaseResult {
     /// For a covered case that is no fail case: whether a hint with every
     /// technique names the expected one or an easier one.
     pub hint_named: Option<bool>,
+    /// What that hint gave: its technique, tier and pattern names
+    /// (`empty_rectangle (tier 9: Empty rectangle)`), or why it gave no step.
+    pub hint: Option<String>,
 }
 
 /// Checks cases against a rule set.
@@ -412,12 +416,13 @@ impl Checker {
     /// Checks one case.
     pub fn check(&self, case: &Case) -> CaseResult {
         let map = self.map(case);
-        let result = |verdict, hint_named| CaseResult {
+        let result = |verdict, hint: Option<(bool, String)>| CaseResult {
             line: case.line,
             code: case.code.clone(),
             technique: map.map(|m| m.technique.clone()),
             verdict,
-            hint_named,
+            hint_named: hint.as_ref().map(|h| h.0),
+            hint: hint.map(|h| h.1),
         };
         let Some(map) = map else {
             return result(CaseVerdict::NotCovered, None);
@@ -512,7 +517,8 @@ impl Checker {
         } else {
             CaseVerdict::Failed(problems.join("; "))
         };
-        let hint_named = match self.all.hint(&case.puzzle) {
+        let hint = self.all.hint(&case.puzzle);
+        let named = match &hint {
             Hint::Step(step) => {
                 step.tier < tier
                     || (map.techniques().any(|t| t == step.technique) && {
@@ -534,6 +540,32 @@ impl Checker {
             }
             _ => false,
         };
-        result(verdict, Some(hint_named))
+        result(verdict, Some((named, describe_hint(&hint))))
+    }
+}
+
+/// What a hint gave, for `--failures`: its technique, tier and the names
+/// of its facts' patterns, or why it gave no step.
+fn describe_hint(hint: &Hint) -> String {
+    match hint {
+        Hint::Step(step) => {
+            let program = step.solve.engine().program();
+            let labels: Vec<&str> = step
+                .facts
+                .iter()
+                .filter_map(|f| program.rules.get(f.rule).and_then(|r| r.label()))
+                .unique()
+                .collect();
+            format!(
+                "{} (tier {}: {})",
+                step.technique,
+                step.tier,
+                labels.join(", ")
+            )
+        }
+        Hint::Solved => "no step (the state is solved)".to_string(),
+        Hint::Stuck => "no step (no technique applies)".to_string(),
+        Hint::Contradiction(_) => "no step (the state is contradictory)".to_string(),
+        Hint::Stopped(_) => "no step (a limit stopped it)".to_string(),
     }
 }

@@ -180,6 +180,18 @@ fn the_command_prints_the_table_and_fails_on_a_failure() {
         text.contains(&format!("{LIBRARY}:")) && text.contains("0402 Empty Rectangle: missed"),
         "{text}"
     );
+    // The hint column's misses are listed too, with what the hint gave: an
+    // empty rectangle's state offers nothing as easy as locked candidates.
+    let hint_misses: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("0402 Empty Rectangle: the hint gave "))
+        .collect();
+    assert_eq!(hint_misses.len(), 14, "{text}");
+    assert!(
+        hint_misses.iter().all(|l| l.contains(" (tier ")
+            && l.ends_with(", where locked or an easier technique was expected")),
+        "{text}"
+    );
     let out = run(
         &["reglib", "--map", "0402=no_such_technique", LIBRARY],
         None,

@@ -31,7 +31,9 @@ pub struct ReglibArgs {
     /// standard map of that code or variant).
     #[arg(long, value_name = "CODE=TECHNIQUE[:NAME]", value_parser = parse_map)]
     pub map: Vec<CodeMap>,
-    /// List every case that failed, with what was missed or wrong.
+    /// List every case that failed, with what was missed or wrong, and every
+    /// case whose hint named neither the technique nor an easier one, with
+    /// what the hint gave.
     #[arg(long)]
     pub failures: bool,
     /// Output format.
@@ -189,6 +191,7 @@ pub fn reglib_command(args: &ReglibArgs) -> io::Result<i32> {
                 "verdict": verdict,
                 "detail": detail,
                 "hint_named": r.hint_named,
+                "hint": r.hint,
             });
             writeln!(out, "{value}")?;
         }
@@ -241,14 +244,17 @@ pub fn reglib_command(args: &ReglibArgs) -> io::Result<i32> {
         writeln!(out, "{}", row("all".to_string(), &all))?;
         if args.failures {
             for r in &results {
+                let at = format!("{}:{}: {} {}", args.file, r.line, r.code, name(&r.code));
                 if let CaseVerdict::Failed(why) = &r.verdict {
+                    writeln!(out, "{at}: {why}")?;
+                }
+                // A hint that named neither the technique nor an easier
+                // one is the column's miss: say what it gave instead.
+                if let (Some(false), Some(hint)) = (r.hint_named, &r.hint) {
+                    let technique = r.technique.as_deref().unwrap_or("-");
                     writeln!(
                         out,
-                        "{}:{}: {} {}: {why}",
-                        args.file,
-                        r.line,
-                        r.code,
-                        name(&r.code)
+                        "{at}: the hint gave {hint}, where {technique} or an easier technique was expected"
                     )?;
                 }
             }
