@@ -19,7 +19,10 @@
 //!   line W through it: the digit leaves W's cells on S outside the box;
 //!   and with fins on a base line U of W's band too, U's places outside
 //!   another box F (which W crosses) on S, and one line at least without
-//!   fins: the digit leaves F's cells on W and on S.
+//!   fins: the digit leaves F's cells on W and on S;
+//! - two boxes and K-2 lines (K 3 or 4), all with their places on S, or
+//!   one of the boxes with fins off S all on one line W: the digit leaves
+//!   the cells on S outside the boxes and those lines (on W, if finned).
 //!
 //! A unit where the digit is placed takes no part, as in the rules.
 
@@ -221,6 +224,58 @@ fn franken_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
                         }
                     }
                 }
+                // Two boxes among the base sets (K 3 or 4): both with their
+                // places on S, or one with fins off S all on one line W
+                // through it; and K-2 lines apart from both with theirs on S.
+                if k >= 3 {
+                    let boxes_open = |b: usize| !placed_in(&g.units[18 + b]);
+                    let places = |b: usize| -> Vec<usize> {
+                        g.units[18 + b]
+                            .iter()
+                            .copied()
+                            .filter(|&c| open(c))
+                            .collect()
+                    };
+                    for b in (0..9).filter(|&b| boxes_open(b)) {
+                        let off_s: Vec<usize> =
+                            places(b).into_iter().filter(|&c| !on_s(c)).collect();
+                        // None: no fins; Some(w): every fin on line w.
+                        let fins_on = match off_s.first() {
+                            None => None,
+                            Some(&c) => {
+                                let w = line_and_crossing(c, rows).0;
+                                if !off_s.iter().all(|&f| line_and_crossing(f, rows).0 == w) {
+                                    continue;
+                                }
+                                Some(w)
+                            }
+                        };
+                        for e in (0..9).filter(|&e| e != b && boxes_open(e)) {
+                            if fins_on.is_none() && e < b {
+                                continue;
+                            }
+                            if !places(e).iter().all(|&c| on_s(c)) {
+                                continue;
+                            }
+                            let in_boxes = |c: usize| box_of(c) == b || box_of(c) == e;
+                            let base: Vec<usize> = (0..9)
+                                .filter(|&i| {
+                                    line_places(i)
+                                        .is_some_and(|p| p.iter().all(|&c| on_s(c) && !in_boxes(c)))
+                                })
+                                .collect();
+                            for x in (0..N).filter(|&x| open(x) && on_s(x) && !in_boxes(x)) {
+                                let w = line_and_crossing(x, rows).0;
+                                if fins_on.is_some_and(|f| f != w) {
+                                    continue;
+                                }
+                                if base.iter().filter(|&&i| i != w).count() + 2 >= k {
+                                    out.insert((x, d));
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
     }
@@ -254,11 +309,11 @@ fn the_franken_fish_match_their_reference_on_the_sample() {
 
 /// The file is a technique of its own at tier 10, beside the finned fish,
 /// with a rule for the box among the base sets and two for the box among
-/// the cover sets, one for each shape finned, and two for fins in the base
-/// box.
+/// the cover sets, one for each shape finned, two for fins in the base
+/// box, and two for two boxes among the base sets.
 #[test]
-fn it_is_tier_10_with_seven_rules() {
+fn it_is_tier_10_with_nine_rules() {
     let listing = EXTRA.listing();
     assert_eq!(listing.tier("franken_fish"), Some(10));
-    assert_eq!(listing.elimination_rules("franken_fish").len(), 7);
+    assert_eq!(listing.elimination_rules("franken_fish").len(), 9);
 }
