@@ -340,8 +340,9 @@ pub struct CaseResult {
     /// For a covered case that is no fail case: whether a hint with every
     /// technique names the expected one or an easier one.
     pub hint_named: Option<bool>,
-    /// What that hint gave: its technique, tier and pattern names
-    /// (`empty_rectangle (tier 9: Empty rectangle)`), or why it gave no step.
+    /// Where that hint named neither: what it gave, its technique, tier and
+    /// pattern names (`empty_rectangle (tier 9: Empty rectangle)`), or why
+    /// it gave no step.
     pub hint: Option<String>,
 }
 
@@ -416,13 +417,13 @@ impl Checker {
     /// Checks one case.
     pub fn check(&self, case: &Case) -> CaseResult {
         let map = self.map(case);
-        let result = |verdict, hint: Option<(bool, String)>| CaseResult {
+        let result = |verdict, hint: Option<(bool, Option<String>)>| CaseResult {
             line: case.line,
             code: case.code.clone(),
             technique: map.map(|m| m.technique.clone()),
             verdict,
             hint_named: hint.as_ref().map(|h| h.0),
-            hint: hint.map(|h| h.1),
+            hint: hint.and_then(|h| h.1),
         };
         let Some(map) = map else {
             return result(CaseVerdict::NotCovered, None);
@@ -540,7 +541,9 @@ impl Checker {
             }
             _ => false,
         };
-        result(verdict, Some((named, describe_hint(&hint))))
+        // Worded only where it is a miss: most hints name the technique.
+        let gave = (!named).then(|| describe_hint(&hint));
+        result(verdict, Some((named, gave)))
     }
 }
 

@@ -89,6 +89,15 @@ fn franken_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
                     continue;
                 }
                 let on_s = |c: usize| mask & (1 << line_and_crossing(c, rows).1) != 0;
+                // The lines with their places all on S and none where
+                // `inside` holds: base lines apart from the boxes it names.
+                let base_lines = |inside: &dyn Fn(usize) -> bool| -> Vec<usize> {
+                    (0..9)
+                        .filter(|&i| {
+                            line_places(i).is_some_and(|p| p.iter().all(|&c| on_s(c) && !inside(c)))
+                        })
+                        .collect()
+                };
                 // Per box F where d is not placed, each line U crossing
                 // it, open for d, whose places outside F lie on S, with
                 // the open cells of F on S: a base line with fins in F
@@ -120,12 +129,7 @@ fn franken_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
                     // A box among the base sets: the box's places on S, and
                     // K-1 lines apart from it with theirs on S.
                     if k >= 2 && bx.iter().all(|&c| !open(c) || on_s(c)) {
-                        let base: Vec<usize> = (0..9)
-                            .filter(|&i| {
-                                line_places(i)
-                                    .is_some_and(|p| p.iter().all(|&c| on_s(c) && !in_b(c)))
-                            })
-                            .collect();
+                        let base = base_lines(&in_b);
                         for x in (0..N).filter(|&x| open(x) && on_s(x) && !in_b(x)) {
                             let w = line_and_crossing(x, rows).0;
                             if base.iter().filter(|&&i| i != w).count() >= k - 1 {
@@ -156,13 +160,8 @@ fn franken_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
                         k >= 2 && box_fins.iter().all(|&c| line_and_crossing(c, rows).0 == w)
                     }) {
                         let on_w = |x: usize| line_and_crossing(x, rows).0 == w;
-                        let base: Vec<usize> = (0..9)
-                            .filter(|&i| {
-                                i != w
-                                    && line_places(i)
-                                        .is_some_and(|p| p.iter().all(|&c| on_s(c) && !in_b(c)))
-                            })
-                            .collect();
+                        let base: Vec<usize> =
+                            base_lines(&in_b).into_iter().filter(|&i| i != w).collect();
                         // The box and K-1 lines: D leaves W's cells on S
                         // outside the box, which see the fins along W.
                         if base.len() + 1 >= k {
@@ -258,12 +257,7 @@ fn franken_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
                                 continue;
                             }
                             let in_boxes = |c: usize| box_of(c) == b || box_of(c) == e;
-                            let base: Vec<usize> = (0..9)
-                                .filter(|&i| {
-                                    line_places(i)
-                                        .is_some_and(|p| p.iter().all(|&c| on_s(c) && !in_boxes(c)))
-                                })
-                                .collect();
+                            let base = base_lines(&in_boxes);
                             for x in (0..N).filter(|&x| open(x) && on_s(x) && !in_boxes(x)) {
                                 let w = line_and_crossing(x, rows).0;
                                 if fins_on.is_some_and(|f| f != w) {

@@ -250,7 +250,7 @@ pub fn reglib_command(args: &ReglibArgs) -> io::Result<i32> {
                 }
                 // A hint that named neither the technique nor an easier
                 // one is the column's miss: say what it gave instead.
-                if let (Some(false), Some(hint)) = (r.hint_named, &r.hint) {
+                if let Some(hint) = &r.hint {
                     let technique = r.technique.as_deref().unwrap_or("-");
                     writeln!(
                         out,
