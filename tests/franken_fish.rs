@@ -270,6 +270,79 @@ fn franken_eliminations(s: &State, g: &Geometry) -> BTreeSet<(usize, u8)> {
                         }
                     }
                 }
+                // Endo fins: a line W crossing a box whose one open place
+                // of d where they cross lies on S, on the crossing line Q.
+                let endo = |w: usize, b: usize| -> Option<usize> {
+                    let common: Vec<usize> = (line_unit(w).iter().copied())
+                        .filter(|&c| box_of(c) == b && open(c))
+                        .collect();
+                    match common[..] {
+                        [y] if on_s(y) => Some(line_and_crossing(y, rows).1),
+                        _ => None,
+                    }
+                };
+                let box_places = |b: usize| -> Option<Vec<usize>> {
+                    let bx = &g.units[18 + b];
+                    (!placed_in(bx)).then(|| bx.iter().copied().filter(|&c| open(c)).collect())
+                };
+                let on_s_lines: Vec<usize> = (0..9)
+                    .filter(|&w| line_places(w).is_some_and(|p| p.iter().all(|&c| on_s(c))))
+                    .collect();
+                let apart_from = |w: usize, b: usize| {
+                    line_places(w).is_some_and(|p| p.iter().all(|&c| box_of(c) != b))
+                };
+                // The cell of line U on the crossing line Q.
+                let cell_at = |u: usize, q: usize| if rows { u * 9 + q } else { q * 9 + u };
+                for b in 0..9 {
+                    let Some(places) = box_places(b) else {
+                        continue;
+                    };
+                    let fins: Vec<usize> = places.iter().copied().filter(|&c| !on_s(c)).collect();
+                    for &w in &on_s_lines {
+                        // A box with its places on S and a line W sharing an
+                        // endo fin on Q with it, and K-2 lines apart from the
+                        // box: D leaves Q's cells outside the base sets.
+                        let Some(q) = endo(w, b).filter(|_| fins.is_empty() && k >= 2) else {
+                            continue;
+                        };
+                        let base = base_lines(&|c| box_of(c) == b);
+                        for u in (0..9).filter(|&u| u != w) {
+                            let x = cell_at(u, q);
+                            let others = base.iter().filter(|&&i| i != u).count();
+                            if open(x) && box_of(x) != b && others + 2 >= k {
+                                out.insert((x, d));
+                            }
+                        }
+                    }
+                    // Two boxes among the base sets, B with its places off S
+                    // all on one line F, E with its places on S and a line W
+                    // sharing an endo fin on Q with it, apart from B, and
+                    // K-3 lines apart from both: D leaves the cell of F on
+                    // Q, which sees every fin.
+                    let Some(f) = fins.first().map(|&c| line_and_crossing(c, rows).0) else {
+                        continue;
+                    };
+                    if k < 3 || fins.iter().any(|&c| line_and_crossing(c, rows).0 != f) {
+                        continue;
+                    }
+                    for e in (0..9).filter(|&e| e != b) {
+                        if !box_places(e).is_some_and(|p| p.iter().all(|&c| on_s(c))) {
+                            continue;
+                        }
+                        let in_boxes = |c: usize| box_of(c) == b || box_of(c) == e;
+                        let base = base_lines(&in_boxes);
+                        if base.iter().filter(|&&i| i != f).count() + 3 < k {
+                            continue;
+                        }
+                        for &w in on_s_lines.iter().filter(|&&w| apart_from(w, b)) {
+                            let Some(q) = endo(w, e) else { continue };
+                            let x = cell_at(f, q);
+                            if open(x) && !in_boxes(x) {
+                                out.insert((x, d));
+                            }
+                        }
+                    }
+                }
             }
         }
     }
@@ -304,10 +377,27 @@ fn the_franken_fish_match_their_reference_on_the_sample() {
 /// The file is a technique of its own at tier 10, beside the finned fish,
 /// with a rule for the box among the base sets and two for the box among
 /// the cover sets, one for each shape finned, two for fins in the base
-/// box, and two for two boxes among the base sets.
+/// box, two for two boxes among the base sets, and two for endo fins.
 #[test]
-fn it_is_tier_10_with_nine_rules() {
+fn it_is_tier_10_with_eleven_rules() {
     let listing = EXTRA.listing();
     assert_eq!(listing.tier("franken_fish"), Some(10));
-    assert_eq!(listing.elimination_rules("franken_fish").len(), 9);
+    assert_eq!(listing.elimination_rules("franken_fish").len(), 11);
+}
+
+/// Sixteen puzzles of `berthier_cb001` where an endo fin makes an
+/// elimination (`tests/data/franken_endo/SOURCES.md`).
+const ENDO: &str = "tests/data/franken_endo/sample.txt";
+const ENDO_SOLUTIONS: &str = "tests/data/franken_endo/sample.solutions.txt";
+
+/// The same check on puzzles where the shapes with an endo fin fire.
+#[test]
+fn the_endo_fins_match_their_reference() {
+    check_against_reference(
+        &EXTRA,
+        ENDO,
+        ENDO_SOLUTIONS,
+        franken_eliminations,
+        &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16],
+    );
 }
