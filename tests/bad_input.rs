@@ -139,7 +139,7 @@ fn assert_results(run: &Run, file: &str, want: &[Want]) {
                     );
                 }
                 // The same error, located the same way, on standard error.
-                let message = &got["# invalid: ".len()..];
+                let message = format!("error: {}", &got["# invalid: ".len()..]);
                 assert!(
                     run.stderr.lines().any(|l| l == message),
                     "stderr lacks {message:?}:\n{}",

@@ -517,6 +517,16 @@ fn errors_start_with_error_and_quiet_keeps_them_but_drops_notes() {
         !err.contains('\u{1b}') && !quiet.contains('\u{1b}'),
         "{err}"
     );
+    // A puzzle that does not read, in a batch: its result on standard
+    // output, and an error on standard error, `-q` or not.
+    let out = sudolog()
+        .args(["solve", "-q", "--format", "line", "-"])
+        .write_stdin("1234\n")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: <stdin>:1:1: "), "{err}");
 }
 
 #[test]
@@ -941,4 +951,46 @@ fn an_extra_technique_is_built_in_by_name_with_the_extras_it_needs() {
                 .and(predicate::str::contains("`wxyz_wing`"))
                 .and(predicate::str::contains("templates, turbot_fish")),
         );
+}
+
+#[test]
+fn more_threads_than_four_a_core_are_not_started() {
+    // 65,535 threads used to be started for three puzzles: half a minute
+    // and hundreds of MiB before the first answer.
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let out = sudolog()
+        .args(["solve", "-j", "65535", "--stats", "--format", "line"])
+        .arg("tests/data/essay.txt")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let threads: usize = stderr
+        .split(" with ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a thread count in {stderr}"));
+    assert_eq!(threads, (4 * cores).min(65535), "{stderr}");
+}
+
+#[test]
+fn every_command_that_takes_one_puzzle_says_that_puzzles_count_from_1() {
+    for command in ["grade", "hint", "path", "facts", "query", "explain"] {
+        let mut run = sudolog();
+        run.args([command, "--puzzle", "0"]);
+        match command {
+            "query" => run.args(["tests/data/essay.txt", "cell(C)"]),
+            "explain" => run.args(["tests/data/essay.txt", "r1c1"]),
+            _ => run.arg("tests/data/essay.txt"),
+        };
+        let out = run.output().expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{command}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("puzzles are numbered from 1"),
+            "{command}: {err}"
+        );
+    }
 }

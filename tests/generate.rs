@@ -222,6 +222,47 @@ fn what_cannot_be_made_is_said_with_its_way_out() {
     bad(
         &["--seed", "1", "--rating", "9.5..", "--max-attempts", "2"],
         1,
-        "no puzzle kept in 2 attempts rated 9.5..",
+        "puzzle 1 of 1: no puzzle kept in 2 attempts rated 9.5..",
     );
+    // A band with no bound, or a rating finer than the scale's tenths, is
+    // a mistake to say at once, not a long run that keeps nothing.
+    bad(&["--rating", ""], 2, "no rating given");
+    bad(&["--rating", " "], 2, "no rating given");
+    bad(&["--rating", ".."], 2, "the band `..` has no bound");
+    bad(&["--rating", "6.55"], 2, "ratings go in tenths");
+    bad(&["--max-attempts", "0"], 2, "--max-attempts");
+}
+
+#[test]
+fn each_puzzle_that_cannot_be_made_is_named() {
+    let out = sudolog()
+        .args(["generate", "--no-progress", "--seed", "3", "--count", "3"])
+        .args([
+            "--rating",
+            "9.5..",
+            "--max-attempts",
+            "1",
+            "-j2",
+            "--format",
+            "json",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    for n in 1..=3 {
+        assert!(
+            err.contains(&format!("puzzle {n} of 3: no puzzle kept")),
+            "{err}"
+        );
+    }
+    let numbers: Vec<u64> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .map(|v| {
+            assert_eq!(v["status"], "not_found", "{v}");
+            v["number"].as_u64().expect("its number")
+        })
+        .collect();
+    assert_eq!(numbers, [1, 2, 3]);
 }

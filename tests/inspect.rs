@@ -490,6 +490,50 @@ fn inspecting_a_puzzle_without_one_solution_says_so() {
 }
 
 #[test]
+fn facts_that_forcing_brought_back_are_selected_by_its_name() {
+    // The essay's third puzzle: forcing takes three candidates from it
+    // where every tier stalls.
+    let out = common::sudolog()
+        .args([
+            "facts",
+            "--logic-only",
+            "--relation",
+            "eliminated",
+            "--puzzle",
+            "3",
+        ])
+        .args([
+            "--rule",
+            "forcing",
+            "--format",
+            "csv",
+            "tests/data/essay.txt",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = stdout.lines().skip(1).collect();
+    assert!(!rows.is_empty(), "{stdout}");
+    assert!(rows.iter().all(|r| r.contains(",forcing,")), "{stdout}");
+}
+
+#[test]
+fn explain_says_when_a_cell_or_digit_is_off_the_grid() {
+    for (what, message) in [
+        ("r10c1", "`r10c1` is not a cell of this 9x9 grid"),
+        ("R0C3", "`R0C3` is not a cell of this 9x9 grid"),
+        ("placed(r10c1, 1)", "r10c1 is not a cell of this 9x9 grid"),
+        ("eliminated(r1c1, 10)", "10 is not a digit of this 9x9 grid"),
+    ] {
+        let (code, stdout, stderr) = sudolog(&["explain", "-", what], ESSAY_1);
+        assert_eq!(code, 2, "{what}: {stderr}");
+        assert!(stdout.is_empty(), "{what}: {stdout}");
+        assert!(stderr.contains(message), "{what}: {stderr}");
+    }
+}
+
+#[test]
 fn a_selector_that_selects_nothing_is_an_error() {
     // Each of these used to print nothing (or everything) with exit 0.
     let cases: [(&[&str], &str); 4] = [

@@ -404,3 +404,22 @@ fn check_lists_each_rules_ratings() {
         .count();
     assert_eq!(ratings.len(), concluding, "{out}");
 }
+
+#[test]
+fn a_ratings_file_of_another_length_than_the_input_is_noted() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let ratings = dir.path().join("two.txt");
+    std::fs::write(&ratings, "1.2\n1.5\n").expect("written");
+    let grade = |ratings: &str| {
+        let out = sudolog()
+            .args(["grade", "--compare", ratings, "tests/data/essay.txt"])
+            .output()
+            .expect("runs");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = grade(ratings.to_str().expect("a path"));
+    assert!(err.contains("has 2 ratings for 3 puzzles"), "{err}");
+    std::fs::write(&ratings, "1.2\n1.5\n7.2\n").expect("written");
+    let err = grade(ratings.to_str().expect("a path"));
+    assert!(!err.contains("ratings for"), "{err}");
+}

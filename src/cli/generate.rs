@@ -51,7 +51,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "T")]
     pub technique: Option<String>,
     /// Puzzles made per puzzle kept before giving up on it.
-    #[arg(long, default_value_t = 2000, value_name = "N")]
+    #[arg(long, default_value_t = 2000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_attempts: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
@@ -106,10 +106,28 @@ fn parse_band(text: &str) -> Result<RatingBand, String> {
         if !(0.0..=100.0).contains(&value) {
             return Err(format!("the rating {word} is off the scale (0 to 100)"));
         }
-        Ok((value * 10.0).round() as u32)
+        let tenths = (value * 10.0).round();
+        // Ratings go in tenths: `6.55` would be read as some other band.
+        if (value * 10.0 - tenths).abs() > 1e-6 {
+            return Err(format!(
+                "the rating {word} has more than one decimal: ratings go in tenths, such as `6.5`"
+            ));
+        }
+        Ok(tenths as u32)
     };
     let (low, high) = match text.split_once("..") {
+        Some((low, high)) if low.trim().is_empty() && high.trim().is_empty() => {
+            return Err(
+                "the band `..` has no bound: write `6.5..7.4`, `7.5..` or `..2.5`".to_string(),
+            );
+        }
         Some((low, high)) => (tenths(low.trim(), 0)?, tenths(high.trim(), u32::MAX)?),
+        None if text.trim().is_empty() => {
+            return Err(
+                "no rating given: write a band such as `6.5..7.4`, or one rating such as `4.2`"
+                    .to_string(),
+            );
+        }
         None => {
             let t = tenths(text.trim(), 0)?;
             (t, t)
@@ -134,6 +152,8 @@ enum Made {
         attempts: u64,
     },
     NotFound {
+        /// Which of the puzzles asked for (1 = the first).
+        number: usize,
         attempts: u64,
     },
 }
@@ -259,7 +279,10 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
                 };
             }
         }
-        Made::NotFound { attempts }
+        Made::NotFound {
+            number: i + 1,
+            attempts,
+        }
     };
     let progress = args.batch.progress("puzzles");
     let mut out = io::stdout().lock();
@@ -302,12 +325,13 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
                     write!(out, "{}", render_clues(&clues))?;
                 }
             }
-            Made::NotFound { attempts } => {
+            Made::NotFound { number, attempts } => {
                 missing += 1;
                 progress.suspend(|| {
                     errorln!(
-                        "no puzzle kept in {attempts} attempts{}{}: widen them, or raise \
-                         --max-attempts",
+                        "puzzle {number} of {}: no puzzle kept in {attempts} attempts{}{}: widen \
+                         them, or raise --max-attempts",
+                        args.count,
                         args.rating
                             .as_ref()
                             .map(|RatingBand(b)| format!(
@@ -330,7 +354,7 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
                     writeln!(
                         out,
                         "{}",
-                        serde_json::json!({"status": "not_found", "attempts": attempts, "seed": seed})
+                        serde_json::json!({"status": "not_found", "number": number, "attempts": attempts, "seed": seed})
                     )?;
                 }
             }

@@ -26,7 +26,7 @@ pub struct GradeArgs {
     pub files: Vec<String>,
     /// Only this puzzle of the input (1 = the first); it keeps its number,
     /// and `--compare` reads the rating on its line.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = super::args::puzzle_number::<u64>)]
     pub puzzle: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
@@ -210,6 +210,17 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
     progress.finish_and_clear();
     if puzzle_missing(args.puzzle, seen) {
         return Ok(EXIT_INVALID);
+    }
+    // Ratings are matched to puzzles by their line: a count that differs
+    // says the file rates another input (or this one cut short).
+    if let (None, Some(file), Some(ratings)) = (args.puzzle, &args.compare, &theirs)
+        && ratings.len() != seen
+    {
+        noteln!(
+            "{file} has {} ratings for {seen} puzzles: its lines go with the puzzles in input \
+             order, so check that it rates this input",
+            ratings.len()
+        );
     }
     if !json {
         let total: usize = summary.values().sum();

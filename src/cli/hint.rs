@@ -33,7 +33,7 @@ pub struct HintArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<String>,
     /// Only this puzzle of the input (1 = the first).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = super::args::puzzle_number::<u64>)]
     pub puzzle: Option<u64>,
     /// Ask for these techniques only (file stems such as `fish`,
     /// comma-separated): the easiest of them that applies.

@@ -1,5 +1,6 @@
 //! The inspection commands: `facts`, `query` and `explain`.
 
+use super::args::puzzle_number;
 use super::rules::load_solve_engine;
 use super::{EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, Limits, RuleArgs, stderr};
 use crate::grid::{Puzzle, read_inputs};
@@ -25,9 +26,10 @@ pub struct Target {
     #[arg(value_name = "FILE")]
     pub file: String,
     /// Which puzzle of the file (1 = the first).
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = puzzle_number)]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = puzzle_number::<usize>)]
     pub puzzle: usize,
-    /// Do not guess: inspect the rules' fixpoint alone.
+    /// Do not guess: inspect the rules' facts, with forcing where they stall
+    /// (`--no-forcing`: the fixpoint alone).
     #[arg(long)]
     pub logic_only: bool,
     /// How far the search may go (as in `solve`).
@@ -37,17 +39,6 @@ pub struct Target {
     /// `--techniques` say otherwise).
     #[command(flatten)]
     pub rules: RuleArgs,
-}
-
-/// Parses `--puzzle`: a puzzle's number in its file, counted from 1.
-fn puzzle_number(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(0) => Err("puzzles are numbered from 1 (the first puzzle of the file)".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!(
-            "`{text}` is not a puzzle number (1 = the first puzzle)"
-        )),
-    }
 }
 
 /// Arguments of `facts`.
@@ -60,7 +51,8 @@ pub struct FactsArgs {
     #[arg(long, value_name = "NAME")]
     pub relation: Option<String>,
     /// Only facts derived by this rule (`rules/singles.dl:10`, or a
-    /// technique such as `singles`).
+    /// technique such as `singles`), or that came from `static`, `a
+    /// guess`, `the input` (a pencil-mark state) or `forcing`.
     #[arg(long, value_name = "NAME")]
     pub rule: Option<String>,
     /// The facts as they stood after this step.
@@ -239,7 +231,7 @@ fn relation_id(db: &FactDb, name: &str) -> Option<RelId> {
 /// Whether `--rule NAME` can select anything: a rule's `file:line`, a
 /// technique, or the origins of facts no rule derived.
 fn names_a_rule(db: &FactDb, name: &str) -> bool {
-    matches!(name, "static" | "a guess")
+    matches!(name, "static" | "a guess" | "the input" | "forcing")
         || db
             .program
             .rules
@@ -350,7 +342,8 @@ pub fn facts(args: &FactsArgs) -> io::Result<i32> {
                 .chain(techniques.iter().copied());
             errorln!(
                 "no rule or technique `{rule}` in the rule set{}; name a technique ({}), a rule \
-                 as `file:line` (`sudolog check` lists them), `static` or `a guess`",
+                 as `file:line` (`sudolog check` lists them), `static`, `a guess`, `the input` \
+                 or `forcing`",
                 crate::lang::suggest::did_you_mean(rule, names),
                 techniques.join(", ")
             );
@@ -461,6 +454,14 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
                         .map(|f| (eliminated, f.values.to_vec())),
                 ),
             }
+        } else if looks_like_a_cell(args.what.trim()) {
+            errorln!(
+                "`{}` is not a cell of this {} grid: rows and columns run from 1 to {}",
+                args.what.trim(),
+                g.label(),
+                g.n
+            );
+            return Ok(EXIT_INVALID);
         } else {
             let q = match check_query(db.program, &args.what) {
                 Ok(q) => q,
@@ -471,7 +472,7 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
             };
             match q.body.as_slice() {
                 [Literal::Atom(a)] if a.args.iter().all(|x| matches!(x, Arg::Const(_))) => {
-                    let values = a
+                    let values: Vec<i32> = a
                         .args
                         .iter()
                         .map(|x| match x {
@@ -479,6 +480,10 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
                             _ => 0,
                         })
                         .collect();
+                    if let Some(problem) = off_the_grid(db, a.rel, &values) {
+                        errorln!("{problem}");
+                        return Ok(EXIT_INVALID);
+                    }
                     targets.push((a.rel, values));
                 }
                 _ => {
@@ -520,6 +525,37 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
         }
         Ok(if unknown { EXIT_UNSOLVED } else { EXIT_OK })
     })
+}
+
+/// Whether `text` is written like a cell name, `r<row>c<column>`, whether
+/// or not the grid has that cell.
+fn looks_like_a_cell(text: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    text.strip_prefix(['r', 'R'])
+        .and_then(|rest| rest.split_once(['c', 'C']))
+        .is_some_and(|(row, col)| digits(row) && digits(col))
+}
+
+/// What makes a fact of `rel` with `values` one that no grid of this size
+/// can hold: a cell outside it or a digit beyond its last (for `explain`,
+/// which would otherwise only say that no solve derived it).
+fn off_the_grid(db: &FactDb, rel: RelId, values: &[i32]) -> Option<String> {
+    let n = db.geometry.n;
+    db.rel_types(rel)
+        .iter()
+        .zip(values)
+        .find_map(|(t, &v)| match t {
+            Type::Cell if db.cell_index(v).is_none() => Some(format!(
+                "{} is not a cell of this {} grid: rows and columns run from 1 to {n}",
+                crate::lang::value::cell_name(v),
+                db.geometry.label()
+            )),
+            Type::Digit if !(1..=n as i32).contains(&v) => Some(format!(
+                "{v} is not a digit of this {} grid: digits run from 1 to {n}",
+                db.geometry.label()
+            )),
+            _ => None,
+        })
 }
 
 /// Draws the step that concluded the one placement or elimination of

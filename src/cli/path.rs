@@ -27,7 +27,7 @@ pub struct PathArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<String>,
     /// Only this puzzle of the input (1 = the first).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = super::args::puzzle_number::<u64>)]
     pub puzzle: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
@@ -41,7 +41,8 @@ pub struct PathArgs {
     /// for the others. It needs no network and no other file.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
-    /// Never guess: the path ends where the rules stall.
+    /// Never guess: forcing where the rules stall, and the path ends where
+    /// forcing finds nothing either (`--no-forcing`: where the rules stall).
     #[arg(long)]
     pub logic_only: bool,
     /// How far the search may go (as in `solve`).

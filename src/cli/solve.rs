@@ -43,7 +43,8 @@ pub struct SolveArgs {
     /// Print statistics per puzzle (grid format) and a summary on stderr.
     #[arg(long)]
     pub stats: bool,
-    /// Never guess: run the rules only, and show where they stall.
+    /// Never guess: run the rules, with forcing where they stall, and show
+    /// where they stop (`--no-forcing`: where the rules stall).
     #[arg(long, conflicts_with = "count")]
     pub logic_only: bool,
     /// Count solutions up to N and say whether the puzzle is unique
@@ -127,7 +128,7 @@ pub fn solve_command(args: &SolveArgs) -> io::Result<i32> {
                     Format::Grid => format!("{}\n", report::grid_error(index, &e)),
                     Format::Json => format!("{}\n", report::json_error(index, &e)),
                 },
-                note: format!("{e}\n"),
+                note: super::stderr::error_text(&e),
                 file: e.file.clone(),
                 figures: PuzzleFigures::invalid(),
                 side: None,

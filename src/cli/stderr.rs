@@ -38,8 +38,13 @@ pub fn is_quiet() -> bool {
 
 /// Prints an error: `error: ` and the message, on its own line.
 pub fn error(message: fmt::Arguments<'_>) {
-    let mut err = anstream::stderr().lock();
-    let _ = writeln!(err, "{ERROR}error:{ERROR:#} {message}");
+    let _ = write!(anstream::stderr().lock(), "{}", error_text(message));
+}
+
+/// An error as [`error`] prints it, for output written later in one piece
+/// (a batch's worker renders it, the writer prints it in input order).
+pub fn error_text(message: impl fmt::Display) -> String {
+    format!("{ERROR}error:{ERROR:#} {message}\n")
 }
 
 /// Prints a note (unless `-q`): `note: ` and the message, on its own line.
