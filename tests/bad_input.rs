@@ -712,12 +712,13 @@ fn an_unreadable_input_is_one_located_error() {
     let lines = r.lines();
     assert_eq!(lines.len(), 3, "{}", r.stdout);
     assert!(
-        lines[0].starts_with(&format!("# invalid: {as_dir}:1:1: cannot read the input")),
+        lines[0].starts_with(&format!("# invalid: {as_dir}:1:1: cannot read the input"))
+            && lines[0].ends_with("; name a puzzle file, not a folder"),
         "{}",
         lines[0]
     );
     assert!(
-        lines[1].starts_with(&format!("# invalid: {missing}:0:0: cannot open the file")),
+        lines[1].starts_with(&format!("# invalid: {missing}: cannot open the file")),
         "{}",
         lines[1]
     );

@@ -80,7 +80,7 @@ mod tests {
         assert_eq!((open.line, open.column), (0, 0));
         assert!(
             open.to_string()
-                .starts_with("tests/data/no-such-file.txt:0:0: cannot open the file: ")
+                .starts_with("tests/data/no-such-file.txt: cannot open the file: ")
         );
         let dir = items[2].as_ref().unwrap_err();
         assert!(

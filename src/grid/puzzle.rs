@@ -66,8 +66,13 @@ impl PuzzleError {
 }
 
 impl fmt::Display for PuzzleError {
-    /// `file:line:column: message`, the shape editors and CI logs link to.
+    /// `file:line:column: message`, the shape editors and CI logs link to;
+    /// `file: message` for what concerns the file as a whole (line 0: it
+    /// could not be opened).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            return write!(f, "{}: {}", self.file, self.message);
+        }
         write!(
             f,
             "{}:{}:{}: {}",

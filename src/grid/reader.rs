@@ -92,7 +92,13 @@ impl<R: BufRead> PuzzleReader<R> {
         self.finished = true;
         self.pending.clear();
         let line = self.lines.lines_read() + 1;
-        self.error(line, 1, format!("cannot read the input: {e}"))
+        // A folder opens like a file and fails at its first read.
+        let advice = if e.kind() == io::ErrorKind::IsADirectory {
+            "; name a puzzle file, not a folder"
+        } else {
+            ""
+        };
+        self.error(line, 1, format!("cannot read the input: {e}{advice}"))
     }
 
     fn origin(&self, line: usize) -> Origin {
