@@ -495,8 +495,8 @@ fn errors_start_with_error_and_quiet_keeps_them_but_drops_notes() {
         err.starts_with("error: no rule or technique `singlez`"),
         "{err}"
     );
-    // A search cut at once by its time limit: a note, then (no fixpoint
-    // to inspect) an error. `-q` drops the note only.
+    // A search cut at once by its time limit, with no fixpoint to inspect:
+    // an error, and no note about facts it has none of.
     let args = [
         "facts",
         "--relation",
@@ -506,12 +506,33 @@ fn errors_start_with_error_and_quiet_keeps_them_but_drops_notes() {
         "tests/data/essay.txt",
     ];
     let out = sudolog().args(args).output().expect("runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("note: "), "{err}");
-    let out = sudolog().arg("-q").args(args).output().expect("runs");
-    let quiet = String::from_utf8_lossy(&out.stderr);
-    assert!(!quiet.contains("note: "), "{quiet}");
-    assert!(quiet.starts_with("error: "), "{quiet}");
+    let cut = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        cut.starts_with("error: ") && !cut.contains("note: "),
+        "{cut}"
+    );
+    // A puzzle with several solutions: a note on what the facts are, which
+    // `-q` drops.
+    let empty = ".".repeat(81);
+    let several = |quiet: bool| {
+        let mut run = sudolog();
+        if quiet {
+            run.arg("-q");
+        }
+        let out = run
+            .args(["facts", "--relation", "placed", "-"])
+            .write_stdin(empty.clone())
+            .output()
+            .expect("runs");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = several(false);
+    assert!(
+        err.starts_with("note: ") && err.contains("several solutions"),
+        "{err}"
+    );
+    let quiet = several(true);
+    assert!(quiet.is_empty(), "{quiet}");
     // Never a colour code when standard error is a pipe.
     assert!(
         !err.contains('\u{1b}') && !quiet.contains('\u{1b}'),

@@ -645,7 +645,26 @@ fn inspection_runs_the_solve_that_solve_would_run() {
         .expect("runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("stopped by the branch limit (--max-branches)"),
+        stderr.contains("the branch limit (--max-branches) stopped the search"),
+        "{stderr}"
+    );
+    // Where the limit leaves a state to inspect, a note says what it is.
+    let out = common::sudolog()
+        .args([
+            "explain",
+            "--puzzle",
+            "3",
+            "--max-branches",
+            "1",
+            "--no-forcing",
+        ])
+        .args(["tests/data/essay.txt", "r1c1"])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("stopped by the branch limit (--max-branches)")
+            && !stderr.contains("error:"),
         "{stderr}"
     );
 }

@@ -244,6 +244,13 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
                 100.0 * *n as f64 / total.max(1) as f64
             )?;
         }
+        // The shares are of the puzzles graded: say what they leave out.
+        if invalid > 0 {
+            writeln!(
+                out,
+                "({invalid} of the {seen} puzzles did not read and are not graded: see above)"
+            )?;
+        }
         writeln!(
             out,
             "\ntechnique          puzzles where it fired   facts derived"

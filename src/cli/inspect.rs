@@ -136,7 +136,7 @@ fn with_facts(
         }
         None => {
             errorln!(
-                "{}: has no puzzle number {index}; count the puzzles in the file or pass a smaller --puzzle",
+                "{} has no puzzle number {index}; count the puzzles in the file or pass a smaller --puzzle",
                 target.file
             );
             return Ok(EXIT_INVALID);
@@ -160,24 +160,6 @@ fn with_facts(
     // count its solutions up to two.
     let unique = uniqueness(&engine, &puzzle, UNIQUENESS_BRANCHES);
     drop(spinner);
-    if let Some(why) = limit_note(&searched.verdict) {
-        noteln!(
-            "{} (puzzle {index}): the search was {why}: the facts are those of the rules' \
-             fixpoint before any guess",
-            target.file
-        );
-    }
-    match unique {
-        Uniqueness::NoSolution => noteln!(
-            "{} (puzzle {index}) has no solution: the facts are those the rules reach before the contradiction",
-            target.file
-        ),
-        Uniqueness::Several => noteln!(
-            "{} (puzzle {index}) has several solutions: the facts are those of the first one found",
-            target.file
-        ),
-        Uniqueness::Unique | Uniqueness::Unknown => {}
-    }
     let (kept, forcing) = match kept {
         Some(k) => (k, searched.forcing),
         // No solution and no stall to show: inspect the rules' own fixpoint.
@@ -197,6 +179,10 @@ fn with_facts(
                         Verdict::Timeout => "the time limit (--timeout) passed before the \
                              rules reached their fixpoint; raise it"
                             .to_string(),
+                        Verdict::BranchLimit => "the branch limit (--max-branches) stopped the \
+                             search before the rules reached a state (forcing's forks count as \
+                             branches); raise it, or add --no-forcing"
+                            .to_string(),
                         _ => "the rules stopped before reaching a state".to_string(),
                     };
                     errorln!("{}: nothing to inspect for this puzzle: {why}", target.file);
@@ -205,6 +191,25 @@ fn with_facts(
             }
         }
     };
+    // What the facts are, said only when there are facts to show.
+    if let Some(why) = limit_note(&searched.verdict) {
+        noteln!(
+            "{} (puzzle {index}): the search was {why}: the facts are those of the rules' \
+             fixpoint before any guess",
+            target.file
+        );
+    }
+    match unique {
+        Uniqueness::NoSolution => noteln!(
+            "{} (puzzle {index}) has no solution: the facts are those the rules reach before the contradiction",
+            target.file
+        ),
+        Uniqueness::Several => noteln!(
+            "{} (puzzle {index}) has several solutions: the facts are those of the first one found",
+            target.file
+        ),
+        Uniqueness::Unique | Uniqueness::Unknown => {}
+    }
     let db = FactDb::new(engine.program(), &kept.solve)
         .with_forcing(&forcing)
         .with_forks(kept.forks);
