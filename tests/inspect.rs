@@ -630,38 +630,23 @@ fn inspection_runs_the_solve_that_solve_would_run() {
     assert!(run(&[]).contains("a guess"), "{}", run(&[]));
     assert!(!run(&["--max-tier", "7"]).contains("a guess"));
     // The search's limits apply too, and say what they did.
-    let out = common::sudolog()
-        .args([
-            "explain",
-            "--puzzle",
-            "3",
-            "--max-branches",
-            "1",
-            "-",
-            "r1c1",
-        ])
-        .write_stdin(essay)
-        .output()
-        .expect("runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let explain_stderr = |extra: &[&str]| {
+        let out = common::sudolog()
+            .args(["explain", "--puzzle", "3", "--max-branches", "1"])
+            .args(extra)
+            .args(["-", "r1c1"])
+            .write_stdin(essay.clone())
+            .output()
+            .expect("runs");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let stderr = explain_stderr(&[]);
     assert!(
         stderr.contains("the branch limit (--max-branches) stopped the search"),
         "{stderr}"
     );
     // Where the limit leaves a state to inspect, a note says what it is.
-    let out = common::sudolog()
-        .args([
-            "explain",
-            "--puzzle",
-            "3",
-            "--max-branches",
-            "1",
-            "--no-forcing",
-        ])
-        .args(["tests/data/essay.txt", "r1c1"])
-        .output()
-        .expect("runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = explain_stderr(&["--no-forcing"]);
     assert!(
         stderr.contains("stopped by the branch limit (--max-branches)")
             && !stderr.contains("error:"),

@@ -106,14 +106,14 @@ fn parse_band(text: &str) -> Result<RatingBand, String> {
         if !(0.0..=100.0).contains(&value) {
             return Err(format!("the rating {word} is off the scale (0 to 100)"));
         }
-        let tenths = (value * 10.0).round();
+        let rounded = (value * 10.0).round();
         // Ratings go in tenths: `6.55` would be read as some other band.
-        if (value * 10.0 - tenths).abs() > 1e-6 {
+        if (value * 10.0 - rounded).abs() > 1e-6 {
             return Err(format!(
                 "the rating {word} has more than one decimal: ratings go in tenths, such as `6.5`"
             ));
         }
-        Ok(tenths as u32)
+        Ok(rounded as u32)
     };
     let (low, high) = match text.split_once("..") {
         Some((low, high)) if low.trim().is_empty() && high.trim().is_empty() => {

@@ -459,13 +459,8 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
                         .map(|f| (eliminated, f.values.to_vec())),
                 ),
             }
-        } else if looks_like_a_cell(args.what.trim()) {
-            errorln!(
-                "`{}` is not a cell of this {} grid: rows and columns run from 1 to {}",
-                args.what.trim(),
-                g.label(),
-                g.n
-            );
+        } else if crate::grid::cell_name_coords(args.what.trim()).is_some() {
+            errorln!("{}", not_a_cell(&format!("`{}`", args.what.trim()), db));
             return Ok(EXIT_INVALID);
         } else {
             let q = match check_query(db.program, &args.what) {
@@ -532,13 +527,13 @@ pub fn explain_command(args: &ExplainArgs) -> io::Result<i32> {
     })
 }
 
-/// Whether `text` is written like a cell name, `r<row>c<column>`, whether
-/// or not the grid has that cell.
-fn looks_like_a_cell(text: &str) -> bool {
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    text.strip_prefix(['r', 'R'])
-        .and_then(|rest| rest.split_once(['c', 'C']))
-        .is_some_and(|(row, col)| digits(row) && digits(col))
+/// Why the cell `name` (as the message shows it) is not one of this grid's.
+fn not_a_cell(name: &str, db: &FactDb) -> String {
+    format!(
+        "{name} is not a cell of this {} grid: rows and columns run from 1 to {}",
+        db.geometry.label(),
+        db.geometry.n
+    )
 }
 
 /// What makes a fact of `rel` with `values` one that no grid of this size
@@ -550,11 +545,9 @@ fn off_the_grid(db: &FactDb, rel: RelId, values: &[i32]) -> Option<String> {
         .iter()
         .zip(values)
         .find_map(|(t, &v)| match t {
-            Type::Cell if db.cell_index(v).is_none() => Some(format!(
-                "{} is not a cell of this {} grid: rows and columns run from 1 to {n}",
-                crate::lang::value::cell_name(v),
-                db.geometry.label()
-            )),
+            Type::Cell if db.cell_index(v).is_none() => {
+                Some(not_a_cell(&crate::lang::value::cell_name(v), db))
+            }
             Type::Digit if !(1..=n as i32).contains(&v) => Some(format!(
                 "{v} is not a digit of this {} grid: digits run from 1 to {n}",
                 db.geometry.label()

@@ -263,7 +263,7 @@ impl Scanner<'_> {
                 Err(self.error(at, format!("the number {word} is too large for a clue")))
             };
         }
-        if let Some((row, col)) = parse_cell(&word) {
+        if let Some((row, col)) = super::cell_name_coords(&word) {
             if row == 0 || col == 0 || row > g.n || col > g.n {
                 return Err(self.error(
                     at,
@@ -288,17 +288,6 @@ impl Scanner<'_> {
             ),
         ))
     }
-}
-
-/// `r3c5` as 1-based `(3, 5)`.
-fn parse_cell(word: &str) -> Option<(usize, usize)> {
-    let rest = word.strip_prefix(['r', 'R'])?;
-    let (row, col) = rest.split_once(['c', 'C'])?;
-    let digits = |s: &str| !s.is_empty() && s.len() <= 3 && s.bytes().all(|b| b.is_ascii_digit());
-    if !(digits(row) && digits(col)) {
-        return None;
-    }
-    Some((row.parse().ok()?, col.parse().ok()?))
 }
 
 #[cfg(test)]

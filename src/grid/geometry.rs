@@ -82,11 +82,9 @@ impl Geometry {
     /// Reads a name written by [`Geometry::cell_name`] (case-insensitive);
     /// `None` if it is malformed or outside this grid.
     pub fn parse_cell_name(&self, s: &str) -> Option<usize> {
-        let rest = s.strip_prefix(['r', 'R'])?;
-        let (row, col) = rest.split_once(['c', 'C'])?;
-        let row = parse_one_based(row, self.n)?;
-        let col = parse_one_based(col, self.n)?;
-        Some(self.cell_at(row - 1, col - 1))
+        let (row, col) = cell_name_coords(s)?;
+        let inside = |i: usize| (1..=self.n).contains(&i);
+        (inside(row) && inside(col)).then(|| self.cell_at(row - 1, col - 1))
     }
 
     /// Short name of the size, like `9x9`, for messages and reports.
@@ -95,13 +93,19 @@ impl Geometry {
     }
 }
 
-/// Parses a 1-based index up to `max`; `str::parse` alone would also take `+3`.
-fn parse_one_based(s: &str, max: usize) -> Option<usize> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let v: usize = s.parse().ok()?;
-    (1..=max).contains(&v).then_some(v)
+/// The 1-based `(row, column)` a cell name such as `r3c5` (any case)
+/// writes, whether or not a grid has that cell: so that a message can say
+/// a name is off the grid rather than malformed. Each number has one to
+/// three digits (`str::parse` alone would also take `+3`).
+pub fn cell_name_coords(s: &str) -> Option<(usize, usize)> {
+    let rest = s.strip_prefix(['r', 'R'])?;
+    let (row, col) = rest.split_once(['c', 'C'])?;
+    let number = |s: &str| {
+        (!s.is_empty() && s.len() <= 3 && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    Some((number(row)?, number(col)?))
 }
 
 #[cfg(test)]

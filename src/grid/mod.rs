@@ -104,7 +104,7 @@ mod units;
 mod validate;
 
 pub use clues::{ClueFact, ClueValue, render_clues};
-pub use geometry::Geometry;
+pub use geometry::{Geometry, cell_name_coords};
 pub use inputs::read_inputs;
 pub use marks::Marks;
 pub use puzzle::{Origin, Puzzle, PuzzleError};
