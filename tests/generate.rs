@@ -217,7 +217,14 @@ fn what_cannot_be_made_is_said_with_its_way_out() {
     bad(
         &["--technique", "telepathy"],
         2,
-        "no technique of the rule set",
+        "is no technique of the rule set",
+    );
+    // The grid's own rules run in every solve and make no step: asked
+    // for, they would keep every puzzle.
+    bad(
+        &["--technique", "grid"],
+        2,
+        "grid is the grid's own rules (tier 0)",
     );
     bad(
         &["--seed", "1", "--rating", "9.5..", "--max-attempts", "2"],
@@ -231,6 +238,7 @@ fn what_cannot_be_made_is_said_with_its_way_out() {
     bad(&["--rating", ".."], 2, "the band `..` has no bound");
     bad(&["--rating", "6.55"], 2, "ratings go in tenths");
     bad(&["--max-attempts", "0"], 2, "--max-attempts");
+    bad(&["--count", "0"], 2, "--count");
 }
 
 #[test]

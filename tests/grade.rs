@@ -163,6 +163,9 @@ fn an_invalid_puzzle_gets_one_line_and_the_others_are_graded() {
     let text = String::from_utf8(out.stdout).expect("utf-8");
     let invalid = text.lines().filter(|l| l.contains("invalid: ")).count();
     assert_eq!(invalid, 8, "{text}");
+    // Each also on standard error, as `solve` says them.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("error: ").count(), 8, "{err}");
     // The summary's shares are of the 9 graded: it says so.
     assert!(
         text.contains("(8 of the 17 puzzles did not read and are not graded"),

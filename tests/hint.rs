@@ -231,6 +231,12 @@ fn bad_requests_are_errors() {
     let rows = json_lines(&String::from_utf8_lossy(&out.stdout));
     let status: Vec<&str> = rows.iter().map(|r| r["status"].as_str().unwrap()).collect();
     assert_eq!(status, ["step", "invalid", "step"]);
+    // And on standard error, as `solve` says it.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("error: ") && err.contains("mixed.txt:2:1"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -131,6 +131,12 @@ fn a_query_answers_like_an_independent_computation() {
     let (_, table, _) = sudolog(&["query", "-", "placed(C, 5), box(C, B)"], ESSAY_1);
     assert!(table.starts_with("C "), "{table}");
     assert!(table.contains("B"));
+    // A query without variables asks whether it holds: r1c2's 4 is given,
+    // its 5 is not there.
+    let (code, out, _) = sudolog(&["query", "-", "placed(r1c2, 4)"], ESSAY_1);
+    assert_eq!((code, out.as_str()), (0, "true\n"));
+    let (code, out, _) = sudolog(&["query", "-", "placed(r1c2, 5)"], ESSAY_1);
+    assert_eq!((code, out.as_str()), (1, "false\n"));
 }
 
 #[test]

@@ -383,6 +383,8 @@ fn path_reports_bad_input_and_unwritable_pictures_and_goes_on() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("# puzzle 1 ("), "{text}");
     assert!(text.contains("invalid: puzzle 2:"), "{text}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("error: <stdin>:2:1"), "{err}");
     let file = tempfile::NamedTempFile::new().expect("a file");
     let out = run(
         &["path", "--svg", file.path().to_str().expect("utf-8"), ESSAY],

@@ -19,7 +19,8 @@ use std::ops::RangeInclusive;
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
     /// How many puzzles to make.
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub count: u64,
     /// The seed: the same seed (and options) makes the same puzzles, on
     /// any number of threads. A random one by default, said on stderr.
@@ -202,9 +203,15 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
     if let Some(t) = &args.technique
         && !known_technique(program, t)
     {
+        // Tier 0 (the grid's candidates) runs in every solve and makes no
+        // step, so a path never "uses" it: every puzzle would pass.
+        let why = match program.techniques.iter().any(|k| k.name == *t) {
+            true => "is the grid's own rules (tier 0), which every solve runs and no step uses",
+            false => "is no technique of the rule set",
+        };
         errorln!(
-            "--technique {t}: no technique of the rule set has that name; \
-             use a rule file's stem ({}) or a step's name such as `XY-wing`",
+            "--technique {t}: {t} {why}; use a rule file's stem ({}) or a step's name such \
+             as `XY-wing`",
             program
                 .techniques
                 .iter()
@@ -382,11 +389,12 @@ fn layout(program: &Program, file: &str) -> Result<(Geometry, Vec<ClueFact>), St
     Ok((puzzle.geometry, puzzle.clues))
 }
 
-/// Whether `name` names a technique of the program: a file's stem or the
-/// name a rule's comment starts with.
+/// Whether `name` names a technique of the program that makes steps (tier
+/// 1 and up): a file's stem or the name a rule's comment starts with.
 fn known_technique(program: &Program, name: &str) -> bool {
-    program.techniques.iter().any(|t| t.name == name)
-        || (program.rules.iter()).any(|r| r.label().is_some_and(|l| l.eq_ignore_ascii_case(name)))
+    (program.techniques.iter()).any(|t| t.tier > 0 && t.name == name)
+        || (program.rules.iter())
+            .any(|r| r.tier > 0 && r.label().is_some_and(|l| l.eq_ignore_ascii_case(name)))
 }
 
 /// The highest rating a step of the program's techniques can have:

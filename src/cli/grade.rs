@@ -131,6 +131,9 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
             match r {
                 Err(e) => {
                     invalid += 1;
+                    // Said on standard error too, as `solve` does: a
+                    // result line alone is lost when the output is piped.
+                    progress.suspend(|| errorln!("{e}"));
                     if json {
                         writeln!(
                             out,

@@ -111,7 +111,12 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
     let work = |_, (i, item): (usize, Result<Puzzle, PuzzleError>)| match super::with_clues(
         &program, item,
     ) {
-        Err(e) => (Found::Invalid, invalid(i, &e, json), None, None),
+        Err(e) => (
+            Found::Invalid,
+            invalid(i, &e, json),
+            None,
+            Some(e.to_string()),
+        ),
         Ok(p) => {
             let n = p.geometry.n;
             let hint = hinter.hint(&p);

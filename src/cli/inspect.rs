@@ -430,9 +430,16 @@ pub fn query(args: &QueryArgs) -> io::Result<i32> {
                 .collect(),
             rows,
         };
-        io::stdout()
-            .lock()
-            .write_all(table.render(args.format).as_bytes())?;
+        // A query without variables (`placed(r1c1, 4)`) asks whether it
+        // holds: its one row has no columns, which a table shows as blank
+        // lines; say it in a word instead.
+        let text = match (q.outputs.is_empty(), args.format) {
+            (true, TableFormat::Table | TableFormat::Csv | TableFormat::Tsv) => {
+                format!("{}\n", !table.rows.is_empty())
+            }
+            _ => table.render(args.format),
+        };
+        io::stdout().lock().write_all(text.as_bytes())?;
         Ok(if table.rows.is_empty() {
             EXIT_UNSOLVED
         } else {

@@ -98,7 +98,7 @@ pub fn path_command(args: &PathArgs) -> io::Result<i32> {
         Err(e) => Done {
             found: Found::Invalid,
             text: invalid(i, &e, settings.json),
-            errors: Vec::new(),
+            errors: vec![e.to_string()],
             n: None,
         },
         Ok(p) => settings.puzzle(i, &p),
