@@ -137,6 +137,19 @@ fn a_query_answers_like_an_independent_computation() {
     assert_eq!((code, out.as_str()), (0, "true\n"));
     let (code, out, _) = sudolog(&["query", "-", "placed(r1c2, 5)"], ESSAY_1);
     assert_eq!((code, out.as_str()), (1, "false\n"));
+    // A unit is named as the tables print it: `box1` is that box, not a
+    // variable over every unit.
+    let (code, out, _) = sudolog(
+        &[
+            "query",
+            "-",
+            "in_unit(C, box1), placed(C, 4)",
+            "--format",
+            "tsv",
+        ],
+        ESSAY_1,
+    );
+    assert_eq!((code, out.as_str()), (0, "r1c2\n"));
 }
 
 #[test]

@@ -1,6 +1,7 @@
-//! Terms: variables, `_`, integers, strings, cells such as `r3c5`, and sums,
-//! differences and negations of terms, in parentheses or not. `+` and `-`
-//! are left-associative; every node's span covers all of its text.
+//! Terms: variables, `_`, integers, strings, cells such as `r3c5`, units
+//! such as `box5`, and sums, differences and negations of terms, in
+//! parentheses or not. `+` and `-` are left-associative; every node's span
+//! covers all of its text.
 
 use super::cursor::{PResult, Parser};
 use crate::lang::ast::{BinOp, Expr};
@@ -8,7 +9,7 @@ use crate::lang::diag::Diagnostic;
 use crate::lang::lexer::{TokenKind, integer_too_large};
 
 const TERM_HELP: &str = "a term is a variable, `_`, a number, a string, a cell such as `r3c5`, \
-     or terms joined by `+`, `-`, `*`, `/` and `%`";
+     a unit such as `box5`, or terms joined by `+`, `-`, `*`, `/` and `%`";
 
 /// Where a term stands, which decides how a misplaced `count` is explained.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -35,6 +36,18 @@ fn cell(name: &str) -> Option<Option<(u32, u32)>> {
         return None;
     }
     Some(row.parse().ok().zip(col.parse().ok()))
+}
+
+/// `row<n>`, `col<n>` or `box<n>` (n from 1, no leading zero): a unit of
+/// the grid, named as reports print it. Units are symbols, so the name
+/// stands for the string `"box5"`; without this, `box5` would be a
+/// variable that matches every unit.
+fn unit(name: &str) -> bool {
+    ["row", "col", "box"].iter().any(|kind| {
+        name.strip_prefix(kind).is_some_and(|n| {
+            !n.is_empty() && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit())
+        })
+    })
 }
 
 impl Parser<'_> {
@@ -146,6 +159,7 @@ impl Parser<'_> {
                 let span = self.bump();
                 Ok(match cell(&name) {
                     _ if name == "_" => Expr::Wildcard(span),
+                    _ if unit(&name) => Expr::Str(name, span),
                     Some(Some((row, col))) => Expr::Cell { row, col, span },
                     Some(None) => {
                         return Err(Diagnostic::new(

@@ -212,6 +212,23 @@ fn terms() {
 }
 
 #[test]
+fn unit_names_are_unit_constants() {
+    // `box5` is written as reports print the unit, and stands for the
+    // symbol `"box5"`; names of another shape stay variables.
+    let text = "p(row1, col12, box5, box0, box05, boxes, box, row1x) :- q(X).";
+    let args = parse_rule(text).head.args;
+    for (arg, name) in args[..3].iter().zip(["row1", "col12", "box5"]) {
+        assert!(matches!(arg, Expr::Str(n, _) if n == name), "{arg:?}");
+    }
+    for (arg, name) in args[3..]
+        .iter()
+        .zip(["box0", "box05", "boxes", "box", "row1x"])
+    {
+        assert!(matches!(arg, Expr::Var(n, _) if n == name), "{arg:?}");
+    }
+}
+
+#[test]
 fn arithmetic_is_left_associative_with_full_spans() {
     let text = "p(A - B + -C, -(1 - 2), (A + B) - C) :- q(A, B, C).";
     let args = parse_rule(text).head.args;
