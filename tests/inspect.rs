@@ -150,6 +150,18 @@ fn a_query_answers_like_an_independent_computation() {
         ESSAY_1,
     );
     assert_eq!((code, out.as_str()), (0, "r1c2\n"));
+    // And a set as the tables print it.
+    let (code, out, _) = sudolog(
+        &[
+            "query",
+            "-",
+            "digit_set({2,7}, K), in_set(D, {2,7})",
+            "--format",
+            "tsv",
+        ],
+        ESSAY_1,
+    );
+    assert_eq!((code, out.as_str()), (0, "2\t2\n2\t7\n"));
 }
 
 #[test]

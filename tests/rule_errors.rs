@@ -807,3 +807,16 @@ fn a_set_of_cells_is_a_type_error() {
         "{errors:#?}"
     );
 }
+
+#[test]
+fn a_set_member_beyond_the_bitmask() {
+    // Sets are bitmasks with a bit per member: 40 has no bit.
+    let f = expect_error(
+        ".decl foo(d: digit)\nfoo(D) :- digit(D), in_set(D, {1, 40}).\n",
+        "a set cannot hold 40",
+        2,
+        31,
+        "{1, 40}",
+    );
+    assert!(f.help.contains("0 to 30"), "{}", f.help);
+}

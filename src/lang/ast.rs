@@ -156,6 +156,8 @@ pub enum Expr {
     Int(i64, Span),
     /// A string constant (a symbol).
     Str(String, Span),
+    /// A set constant such as `{2,7}`: its members as written.
+    Set(Vec<i64>, Span),
     /// A cell constant such as `r3c5` (1-based row and column as written).
     Cell {
         /// Row as written (1-based).
@@ -176,6 +178,7 @@ impl Expr {
     pub fn span(&self) -> Span {
         match self {
             Expr::Var(_, s) | Expr::Wildcard(s) | Expr::Int(_, s) | Expr::Str(_, s) => *s,
+            Expr::Set(_, s) => *s,
             Expr::Cell { span, .. } => *span,
             Expr::Binary(_, _, _, s) | Expr::Neg(_, s) => *s,
         }
@@ -190,7 +193,11 @@ impl Expr {
                 b.visit_vars(f);
             }
             Expr::Neg(a, _) => a.visit_vars(f),
-            Expr::Wildcard(_) | Expr::Int(..) | Expr::Str(..) | Expr::Cell { .. } => {}
+            Expr::Wildcard(_)
+            | Expr::Int(..)
+            | Expr::Str(..)
+            | Expr::Set(..)
+            | Expr::Cell { .. } => {}
         }
     }
 }

@@ -135,6 +135,25 @@ impl Checker<'_> {
                 }
             },
             ast::Expr::Str(s, _) => Some((self.symbols.intern(s), TypeFamily::Symbol)),
+            // A set is a bitmask, bit `x` for member `x` (as `show_set`
+            // prints it), so a member must fit below the sign bit.
+            ast::Expr::Set(members, span) => {
+                let max = Value::BITS as i64 - 2;
+                match members.iter().find(|&&m| !(0..=max).contains(&m)) {
+                    Some(m) => {
+                        self.error(
+                            Diagnostic::new(*span, format!("a set cannot hold {m}"))
+                                .label("out of range")
+                                .help(format!("members of a set run from 0 to {max}")),
+                        );
+                        None
+                    }
+                    None => Some((
+                        members.iter().fold(0, |mask, &m| mask | 1 << m),
+                        TypeFamily::Number,
+                    )),
+                }
+            }
             ast::Expr::Cell { row, col, span } => {
                 let max = MAX_SIDE as u32;
                 if *row == 0 || *col == 0 || *row > max || *col > max {
@@ -172,9 +191,10 @@ impl Checker<'_> {
                 );
                 None
             }
-            ast::Expr::Int(..) | ast::Expr::Str(..) | ast::Expr::Cell { .. } => {
-                self.constant(e).map(|(v, _)| Expr::Const(v))
-            }
+            ast::Expr::Int(..)
+            | ast::Expr::Str(..)
+            | ast::Expr::Set(..)
+            | ast::Expr::Cell { .. } => self.constant(e).map(|(v, _)| Expr::Const(v)),
             ast::Expr::Binary(op, a, b, _) => {
                 let a = self.expr(a, scope, ctx);
                 let b = self.expr(b, scope, ctx);
@@ -218,21 +238,22 @@ impl Checker<'_> {
                     // (`count : { eliminated(C, _) }` counts digits).
                     if counted { Arg::Var(v) } else { Arg::Wild }
                 }
-                ast::Expr::Int(..) | ast::Expr::Str(..) | ast::Expr::Cell { .. } => {
-                    match self.constant(a) {
-                        Some((v, fam)) => {
-                            if fam != ty.family() {
-                                self.type_clash(a.span(), &format!("a {fam} constant"), ty);
-                                ok = false;
-                            }
-                            Arg::Const(v)
-                        }
-                        None => {
+                ast::Expr::Int(..)
+                | ast::Expr::Str(..)
+                | ast::Expr::Set(..)
+                | ast::Expr::Cell { .. } => match self.constant(a) {
+                    Some((v, fam)) => {
+                        if fam != ty.family() {
+                            self.type_clash(a.span(), &format!("a {fam} constant"), ty);
                             ok = false;
-                            Arg::Wild
                         }
+                        Arg::Const(v)
                     }
-                }
+                    None => {
+                        ok = false;
+                        Arg::Wild
+                    }
+                },
                 ast::Expr::Binary(_, _, _, span) | ast::Expr::Neg(_, span) => {
                     let Some(e) = self.expr(a, scope, "an expression") else {
                         ok = false;

@@ -61,7 +61,7 @@ impl Checker<'_> {
 
     fn literal_family(&self, e: &ast::Expr) -> Option<TypeFamily> {
         match e {
-            ast::Expr::Int(..) => Some(TypeFamily::Number),
+            ast::Expr::Int(..) | ast::Expr::Set(..) => Some(TypeFamily::Number),
             ast::Expr::Str(..) => Some(TypeFamily::Symbol),
             ast::Expr::Cell { .. } => Some(TypeFamily::Cell),
             _ => None,
@@ -180,6 +180,7 @@ fn written_type(e: &ast::Expr, scope: &Scope) -> Option<Type> {
             .map(|(t, _)| t),
         ast::Expr::Int(..) | ast::Expr::Binary(..) | ast::Expr::Neg(..) => Some(Type::Number),
         ast::Expr::Str(..) => Some(Type::Symbol),
+        ast::Expr::Set(..) => Some(Type::Set),
         ast::Expr::Cell { .. } => Some(Type::Cell),
         ast::Expr::Wildcard(_) => None,
     }

@@ -1,6 +1,6 @@
 //! Terms: variables, `_`, integers, strings, cells such as `r3c5`, units
-//! such as `box5`, and sums, differences and negations of terms, in
-//! parentheses or not. `+` and `-` are left-associative; every node's span
+//! such as `box5`, sets such as `{2,7}`, and sums, differences and
+//! negations of terms, in parentheses or not. `+` and `-` are left-associative; every node's span
 //! covers all of its text.
 
 use super::cursor::{PResult, Parser};
@@ -9,7 +9,7 @@ use crate::lang::diag::Diagnostic;
 use crate::lang::lexer::{TokenKind, integer_too_large};
 
 const TERM_HELP: &str = "a term is a variable, `_`, a number, a string, a cell such as `r3c5`, \
-     a unit such as `box5`, or terms joined by `+`, `-`, `*`, `/` and `%`";
+     a unit such as `box5`, a set such as `{2,7}`, or terms joined by `+`, `-`, `*`, `/` and `%`";
 
 /// Where a term stands, which decides how a misplaced `count` is explained.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -50,7 +50,34 @@ fn unit(name: &str) -> bool {
     })
 }
 
+const SET_HELP: &str = "a set is written as reports print it: whole numbers between braces, \
+     separated by commas, such as `{2,7}` (or `{}`)";
+
 impl Parser<'_> {
+    /// `{2,7}` (or `{}`): a set constant, as reports print sets.
+    fn set_constant(&mut self) -> PResult<Expr> {
+        let start = self.bump().start;
+        let mut members = Vec::new();
+        if !matches!(self.kind(), TokenKind::RBrace) {
+            loop {
+                let TokenKind::Int(value) = *self.kind() else {
+                    return Err(self.expected("a member of the set (a whole number)", SET_HELP));
+                };
+                let span = self.bump();
+                members.push(i64::try_from(value).map_err(|_| integer_too_large(span))?);
+                match self.kind() {
+                    TokenKind::Comma => {
+                        self.bump();
+                    }
+                    TokenKind::RBrace => break,
+                    _ => return Err(self.expected("`,` or `}` in the set", SET_HELP)),
+                }
+            }
+        }
+        let end = self.bump().end;
+        Ok(Expr::Set(members, self.span(start, end)))
+    }
+
     /// A term: products joined by left-associative `+` and `-`.
     pub(super) fn expr(&mut self, ctx: Ctx) -> PResult<Expr> {
         self.left_assoc(ctx, Self::product, |k| match k {
@@ -185,6 +212,7 @@ impl Parser<'_> {
                 let span = self.bump();
                 Ok(Expr::Str(value, span))
             }
+            TokenKind::LBrace => self.set_constant(),
             TokenKind::RParen
                 if self.pos > 0 && matches!(self.tok_at(self.pos - 1).kind, TokenKind::Comma) =>
             {

@@ -212,6 +212,34 @@ fn terms() {
 }
 
 #[test]
+fn sets_are_written_as_reports_print_them() {
+    let text = "p({2,7}, {}, { 1 , 3 }) :- q(X).";
+    let args = parse_rule(text).head.args;
+    assert_eq!(args[0], Expr::Set(vec![2, 7], sp(2, 7)));
+    assert_eq!(args[1], Expr::Set(vec![], sp(9, 11)));
+    assert!(matches!(&args[2], Expr::Set(m, _) if m == &[1, 3]));
+    let help = assert_error(
+        "p({2,}) :- q(X).",
+        "expected a member of the set (a whole number), found `}`",
+        1,
+        6,
+    );
+    assert!(help.contains("`{2,7}`"), "{help}");
+    assert_error(
+        "p({2 7}) :- q(X).",
+        "expected `,` or `}` in the set, found `7`",
+        1,
+        6,
+    );
+    assert_error(
+        "p({X}) :- q(X).",
+        "expected a member of the set (a whole number), found `X`",
+        1,
+        4,
+    );
+}
+
+#[test]
 fn unit_names_are_unit_constants() {
     // `box5` is written as reports print the unit, and stands for the
     // symbol `"box5"`; names of another shape stay variables.
