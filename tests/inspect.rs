@@ -150,6 +150,10 @@ fn a_query_answers_like_an_independent_computation() {
         ESSAY_1,
     );
     assert_eq!((code, out.as_str()), (0, "r1c2\n"));
+    // `explain` reads a unit constant and prints it as written.
+    let (code, out, _) = sudolog(&["explain", "-", "full_unit(box1)"], ESSAY_1);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("full_unit(box1) — "), "{out}");
     // And a set as the tables print it.
     let (code, out, _) = sudolog(
         &[

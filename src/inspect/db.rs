@@ -5,6 +5,7 @@
 use crate::engine::tuple::{Tuple, slots};
 use crate::engine::{FactOrigin, Guess, Solve, StaticTuples};
 use crate::grid::Geometry;
+use crate::lang::parser::is_unit_constant;
 use crate::lang::program::{Builtin, MAX_COLUMNS, Program, RelId, Value, cell_value};
 use crate::lang::value::Type;
 use crate::lang::value::{cell_coords, cell_name};
@@ -281,15 +282,21 @@ impl<'p> FactDb<'p> {
         show_value(self.program, &self.geometry, ty, v)
     }
 
-    /// A fact as people read it: `eliminated(r3c5, 4)`.
+    /// A fact as people read it, and as a rule body or `explain` reads it
+    /// back: `eliminated(r3c5, 4)`, `in_unit(r3c5, box2)`; a symbol, or a
+    /// unit whose name is no unit constant (a variant's), in quotes.
     pub fn show_fact(&self, rel: RelId, values: &[Value]) -> String {
         let types = self.rel_types(rel);
         let args: Vec<String> = values
             .iter()
             .zip(&types)
-            .map(|(v, t)| match t {
-                Type::Symbol | Type::Unit => format!("\"{}\"", self.show(*t, *v)),
-                _ => self.show(*t, *v),
+            .map(|(v, t)| {
+                let text = self.show(*t, *v);
+                match t {
+                    Type::Unit if is_unit_constant(&text) => text,
+                    Type::Symbol | Type::Unit => format!("\"{text}\""),
+                    _ => text,
+                }
             })
             .collect();
         format!("{}({})", self.rel_name(rel), args.join(", "))

@@ -63,6 +63,7 @@ use super::lexer::TokenKind;
 use body::End;
 use cursor::Parser;
 use items::Stmt;
+pub use terms::is_unit_constant;
 
 /// Parses one rule file. `file` is the FileId its spans carry.
 ///

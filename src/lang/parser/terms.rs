@@ -38,11 +38,11 @@ fn cell(name: &str) -> Option<Option<(u32, u32)>> {
     Some(row.parse().ok().zip(col.parse().ok()))
 }
 
-/// `row<n>`, `col<n>` or `box<n>` (n from 1, no leading zero): a unit of
-/// the grid, named as reports print it. Units are symbols, so the name
-/// stands for the string `"box5"`; without this, `box5` would be a
-/// variable that matches every unit.
-fn unit(name: &str) -> bool {
+/// Whether `name` is `row<n>`, `col<n>` or `box<n>` (n from 1, no leading
+/// zero): a unit of the grid, named as reports print it. Units are
+/// symbols, so the name stands for the string `"box5"`; without this,
+/// `box5` would be a variable that matches every unit.
+pub fn is_unit_constant(name: &str) -> bool {
     ["row", "col", "box"].iter().any(|kind| {
         name.strip_prefix(kind).is_some_and(|n| {
             !n.is_empty() && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit())
@@ -186,7 +186,7 @@ impl Parser<'_> {
                 let span = self.bump();
                 Ok(match cell(&name) {
                     _ if name == "_" => Expr::Wildcard(span),
-                    _ if unit(&name) => Expr::Str(name, span),
+                    _ if is_unit_constant(&name) => Expr::Str(name, span),
                     Some(Some((row, col))) => Expr::Cell { row, col, span },
                     Some(None) => {
                         return Err(Diagnostic::new(
