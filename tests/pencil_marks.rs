@@ -271,6 +271,38 @@ fn the_candidates_format_says_why_not_for_a_failed_or_invalid_puzzle() {
     assert!(out.starts_with("# invalid: <stdin>:1:1:"), "{out}");
 }
 
+#[test]
+fn a_contradicted_state_shows_the_digits_that_stand() {
+    // Every candidate but 1 is open in row 1: the hidden singles place 1
+    // in each of its cells (each is 1's last place for a column and box),
+    // a contradiction; the grid shows none of those 1s, and the reason.
+    let cell = |open_1: bool| -> String {
+        (1..=9)
+            .map(|d| {
+                if d == 1 && !open_1 {
+                    '.'
+                } else {
+                    char::from(b'0' + d)
+                }
+            })
+            .collect()
+    };
+    let state: String = (0..81).map(|i| cell(i >= 9)).collect();
+    let out = sudolog()
+        .args(["solve", "-"])
+        .write_stdin(format!("{state}\n"))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(
+        text.contains("contradiction before any guess (a digit has no place left in a unit"),
+        "{text}"
+    );
+    let first_row = text.lines().nth(1).expect("the grid");
+    assert_eq!(first_row, ". . . | . . . | . . .", "{text}");
+}
+
 /// The first error `solve` reports for `text` on standard input.
 fn error_of(text: &str) -> String {
     let out = sudolog()

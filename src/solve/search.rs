@@ -78,6 +78,20 @@ struct Progress {
     forcing: Vec<(u32, ForcingStep)>,
 }
 
+/// The placements of a contradicted state that stand: the givens, and
+/// every other placed digit that is not also eliminated from its cell. A
+/// singles rule fires on a digit's last place whether or not that place
+/// has lost the digit too, so a unit with no place left for a digit would
+/// otherwise show that digit in all its cells.
+fn standing(puzzle: &Puzzle, mut grid: Vec<u8>, candidates: &[u32]) -> Vec<u8> {
+    for ((d, &given), &left) in grid.iter_mut().zip(&puzzle.cells).zip(candidates) {
+        if given == 0 && *d != 0 && left & (1 << *d) == 0 {
+            *d = 0;
+        }
+    }
+    grid
+}
+
 /// Solves a puzzle as `options` ask: the rules, and guesses where they
 /// stall (unless logic only), every solution checked independently.
 pub fn solve(engine: &Engine, puzzle: &Puzzle, options: &SearchOptions) -> Outcome {
@@ -215,7 +229,8 @@ fn search<'e>(
                 Status::Contradiction => {
                     if solve.branch.is_empty() {
                         p.root_contradictions = solve.contradictions();
-                        p.partial = (solve.grid(), solve.candidates());
+                        let candidates = solve.candidates();
+                        p.partial = (standing(puzzle, solve.grid(), &candidates), candidates);
                         if keep {
                             kept = Some(solve);
                         }
