@@ -1,7 +1,7 @@
 //! Terms: variables, `_`, integers, strings, cells such as `r3c5`, units
 //! such as `box5`, sets such as `{2,7}`, and sums, differences and
-//! negations of terms, in parentheses or not. `+` and `-` are left-associative; every node's span
-//! covers all of its text.
+//! negations of terms, in parentheses or not. `+` and `-` are
+//! left-associative; every node's span covers all of its text.
 
 use super::cursor::{PResult, Parser};
 use crate::lang::ast::{BinOp, Expr};
