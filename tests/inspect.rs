@@ -611,6 +611,26 @@ fn a_selector_that_selects_nothing_is_an_error() {
             && stderr.contains("`--max-tier all` selects every tier"),
         "{stderr}"
     );
+    // Forcing's forks run no tier the solve does not: a fork tier above
+    // the command's is refused in every command that forces, not taken
+    // as every tier.
+    for args in [
+        &["solve", "--forcing-tier", "5", "-"][..],
+        &["grade", "--forcing-tier", "99", "-"],
+        &["hint", "--forcing-tier", "99", "-"],
+        &["path", "--forcing-tier", "99", "-"],
+        &["explain", "--forcing-tier", "5", "-", "r1c1"],
+    ] {
+        let out = on_essay(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("the rules this command runs go up to tier"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let out = on_essay(&["solve", "--max-tier", "5", "--forcing-tier", "5", "-"]);
+    assert_eq!(out.status.code(), Some(0));
     // `all` is every tier, whatever the library's highest; anything else
     // that is no number is refused by name.
     let out = on_essay(&["solve", "--max-tier", "all", "--format", "line", "-"]);

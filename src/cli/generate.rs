@@ -4,7 +4,9 @@
 
 use super::args::ForcingArgs;
 use super::grade::{GRADE_FORCING_DEPTH, rate_path};
-use super::{BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, load_engine};
+use super::{
+    BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, RuleArgs, forcing_tier_runs, load_engine,
+};
 use crate::batch;
 use crate::generate::{Symmetry, make, make_killer, puzzle_rng};
 use crate::grid::{ClueFact, Geometry, read_inputs, render_clues, render_line};
@@ -164,6 +166,9 @@ pub fn generate_command(args: &GenerateArgs) -> io::Result<i32> {
     let Some(grader) = load_engine(&args.rules) else {
         return Ok(EXIT_INVALID);
     };
+    if !forcing_tier_runs(&args.forcing, grader.program()) {
+        return Ok(EXIT_INVALID);
+    }
     let (g, clues) = match &args.clues {
         Some(file) => match layout(grader.program(), file) {
             Ok(layout) => layout,

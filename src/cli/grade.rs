@@ -5,7 +5,7 @@ use super::outside::OutsideCells;
 use super::per_puzzle::puzzle_missing;
 use super::{
     BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, ProfileArg, RuleArgs, SOLVE_DEFAULT_MAX_TIER,
-    chosen_puzzles, load_engine,
+    chosen_puzzles, forcing_tier_runs, load_engine,
 };
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError};
@@ -79,6 +79,9 @@ pub fn grade_command(args: &GradeArgs) -> io::Result<i32> {
     let Some(mut engine) = load_engine(&args.rules) else {
         return Ok(EXIT_INVALID);
     };
+    if !forcing_tier_runs(&args.forcing, engine.program()) {
+        return Ok(EXIT_INVALID);
+    }
     // Where a count of solutions is needed, `solve`'s tiers count it
     // faster than the whole library (any sound rules count alike).
     let Some(counter) = load_engine(&args.rules.with_default_max_tier(SOLVE_DEFAULT_MAX_TIER))

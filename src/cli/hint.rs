@@ -7,7 +7,10 @@ use super::args::{ForcingArgs, parse_seconds};
 use super::outside::OutsideCells;
 use super::per_puzzle::{Found, invalid, picture_folder, puzzle_missing};
 use super::rules::compile;
-use super::{BatchArgs, EXIT_INVALID, FactLimit, RuleArgs, chosen_puzzles, load_program, stderr};
+use super::{
+    BatchArgs, EXIT_INVALID, FactLimit, RuleArgs, chosen_puzzles, forcing_tier_runs, load_program,
+    stderr,
+};
 use crate::batch;
 use crate::engine::Status;
 use crate::grid::{Geometry, Puzzle, PuzzleError};
@@ -81,6 +84,9 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
     let Some(program) = load_program(&args.rules) else {
         return Ok(EXIT_INVALID);
     };
+    if !forcing_tier_runs(&args.forcing, &program) {
+        return Ok(EXIT_INVALID);
+    }
     let hinter = match Hinter::new(&program, args.technique.as_deref(), args.facts.max_facts) {
         Ok(h) => h,
         Err(HinterError::Rules(e)) => {

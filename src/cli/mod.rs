@@ -49,7 +49,9 @@ pub mod stderr;
 mod verify;
 
 pub use args::{BatchArgs, FactLimit, Limits, ProfileArg, chosen_puzzles, with_clues};
-pub use rules::{RuleArgs, compile, load_engine, load_program, load_rules, print_rules_error};
+pub use rules::{
+    RuleArgs, compile, forcing_tier_runs, load_engine, load_program, load_rules, print_rules_error,
+};
 
 use clap::{Parser, Subcommand};
 use std::io;

@@ -5,7 +5,7 @@
 
 use super::outside::OutsideCells;
 use super::per_puzzle::{Found, invalid, picture_folder, puzzle_missing};
-use super::rules::load_engine;
+use super::rules::{forcing_tier_runs, load_engine};
 use super::{BatchArgs, EXIT_INVALID, Limits, RuleArgs, chosen_puzzles};
 use crate::batch;
 use crate::engine::Engine;
@@ -73,6 +73,9 @@ pub fn path_command(args: &PathArgs) -> io::Result<i32> {
     let Some(mut engine) = load_engine(&args.rules) else {
         return Ok(EXIT_INVALID);
     };
+    if !forcing_tier_runs(&args.limits.forcing, engine.program()) {
+        return Ok(EXIT_INVALID);
+    }
     engine.set_fact_limit(args.limits.facts.max_facts);
     if !picture_folder(args.svg.as_deref()) {
         return Ok(EXIT_INVALID);

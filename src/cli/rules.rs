@@ -3,7 +3,7 @@
 //! `--max-tier`) turned into a checked program and a compiled engine, with
 //! what is wrong printed on standard error.
 
-use super::args::Limits;
+use super::args::{ForcingArgs, Limits};
 use super::stderr;
 use crate::engine::Engine;
 use crate::lang::library::{RuleSources, RulesError};
@@ -154,6 +154,21 @@ pub fn print_rules_error(e: &RulesError) {
     stderr::rules_error(e);
 }
 
+/// Whether `--forcing-tier` asks for no tier above those of `program`,
+/// the rules the command runs; says why not, as `--max-tier` does for a
+/// tier above the rule set's: forcing's forks run no tier the solve does
+/// not, so a higher one would silently mean all of them.
+pub fn forcing_tier_runs(forcing: &ForcingArgs, program: &Program) -> bool {
+    let highest = program.highest_tier();
+    match forcing.forcing_tier {
+        Some(TierCap::Up(asked)) if asked > highest => {
+            print_rules_error(&RulesError::ForcingTierTooHigh { asked, highest });
+            false
+        }
+        _ => true,
+    }
+}
+
 /// The engine `solve` runs, which the inspection commands inspect too:
 /// `solve`'s default tiers unless techniques or a tier are chosen, and the
 /// fact limit of `limits`. This is where a solving command's rule and
@@ -161,6 +176,9 @@ pub fn print_rules_error(e: &RulesError) {
 pub fn load_solve_engine(rules: &RuleArgs, limits: &Limits) -> Option<Engine> {
     let rules = rules.with_default_max_tier(super::SOLVE_DEFAULT_MAX_TIER);
     let mut engine = load_engine(&rules)?;
+    if !forcing_tier_runs(&limits.forcing, engine.program()) {
+        return None;
+    }
     engine.set_fact_limit(limits.facts.max_facts);
     Some(engine)
 }

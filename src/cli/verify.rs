@@ -5,7 +5,8 @@
 use super::args::ForcingArgs;
 use super::outside::OutsideCells;
 use super::{
-    BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, FactLimit, RuleArgs, compile, load_program,
+    BatchArgs, EXIT_INVALID, EXIT_OK, EXIT_UNSOLVED, FactLimit, RuleArgs, compile,
+    forcing_tier_runs, load_program,
 };
 use crate::batch;
 use crate::grid::{Puzzle, PuzzleError, PuzzleReader, read_inputs};
@@ -55,6 +56,9 @@ pub fn verify_rules(args: &VerifyArgs) -> io::Result<i32> {
     let Some(program) = load_program(&args.rules) else {
         return Ok(EXIT_INVALID);
     };
+    if !forcing_tier_runs(&args.forcing, &program) {
+        return Ok(EXIT_INVALID);
+    }
     let (cases, bad) = read_cases(args, &program);
     for e in &bad {
         errorln!("{e}");

@@ -53,6 +53,14 @@ pub enum RulesError {
         /// The technique.
         technique: String,
     },
+    /// A tier for forcing's forks above every tier the command runs
+    /// (`--forcing-tier`): the forks would run those tiers, no more.
+    ForcingTierTooHigh {
+        /// The tier asked for.
+        asked: u32,
+        /// The highest tier of the rules the command runs.
+        highest: u32,
+    },
     /// A tier above every technique's (`--max-tier`): most likely a typo.
     TierTooHigh {
         /// The tier asked for.
@@ -104,6 +112,12 @@ impl fmt::Display for RulesError {
                 f,
                 "--max-tier {asked}: the rule set's tiers go up to {highest} (`--max-tier all` \
                  selects every tier); `sudolog check` lists its techniques with their tiers"
+            ),
+            RulesError::ForcingTierTooHigh { asked, highest } => write!(
+                f,
+                "--forcing-tier {asked}: the rules this command runs go up to tier {highest}, \
+                 and forcing's forks run none above them (`--forcing-tier all` runs all of \
+                 them; `--max-tier` chooses the command's)"
             ),
             RulesError::NeedsSingles { technique } => write!(
                 f,
