@@ -631,6 +631,13 @@ fn a_selector_that_selects_nothing_is_an_error() {
     }
     let out = on_essay(&["solve", "--max-tier", "5", "--forcing-tier", "5", "-"]);
     assert_eq!(out.status.code(), Some(0));
+    // A run that never forces has no fork tier to refuse.
+    for args in [
+        &["solve", "--no-forcing", "--forcing-tier", "5", "-"][..],
+        &["grade", "--forcing-depth", "0", "--forcing-tier", "99", "-"],
+    ] {
+        assert_eq!(on_essay(args).status.code(), Some(0), "{args:?}");
+    }
     // `all` is every tier, whatever the library's highest; anything else
     // that is no number is refused by name.
     let out = on_essay(&["solve", "--max-tier", "all", "--format", "line", "-"]);

@@ -818,5 +818,13 @@ fn a_set_member_beyond_the_bitmask() {
         31,
         "{1, 40}",
     );
-    assert!(f.help.contains("0 to 30"), "{}", f.help);
+    assert!(f.help.contains("1 to 30"), "{}", f.help);
+    // `in_set` reads bits 1 to 30: a member 0 could never be read back.
+    expect_error(
+        ".decl foo(d: digit)\nfoo(D) :- digit(D), in_set(D, {0, 2}).\n",
+        "a set cannot hold 0",
+        2,
+        31,
+        "{0, 2}",
+    );
 }

@@ -181,7 +181,7 @@ pub fn hint_command(args: &HintArgs) -> io::Result<i32> {
         |(found, text, n, error)| {
             progress.inc(1);
             if let Some(e) = error {
-                errorln!("{e}");
+                progress.suspend(|| errorln!("{e}"));
             }
             seen += 1;
             worst = worst.max(found);

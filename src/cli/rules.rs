@@ -157,8 +157,13 @@ pub fn print_rules_error(e: &RulesError) {
 /// Whether `--forcing-tier` asks for no tier above those of `program`,
 /// the rules the command runs; says why not, as `--max-tier` does for a
 /// tier above the rule set's: forcing's forks run no tier the solve does
-/// not, so a higher one would silently mean all of them.
+/// not, so a higher one would silently mean all of them. A run that
+/// never forces (`--no-forcing`, `--forcing-depth 0`) uses no fork tier,
+/// so any is accepted there.
 pub fn forcing_tier_runs(forcing: &ForcingArgs, program: &Program) -> bool {
+    if forcing.no_forcing || forcing.forcing_depth == Some(0) {
+        return true;
+    }
     let highest = program.highest_tier();
     match forcing.forcing_tier {
         Some(TierCap::Up(asked)) if asked > highest => {

@@ -5,6 +5,7 @@
 //! Resolving an atom also gives its variables the types of its columns
 //! ([`Checker::set_type`]).
 
+use super::types::set_constant_fits;
 use super::{Checker, Scope};
 use crate::lang::ast::{self, AggFunc, BinOp, CmpOp, Fold, Span, Type, TypeFamily, WhereOp};
 use crate::lang::diag::Diagnostic;
@@ -12,7 +13,7 @@ use crate::lang::program::{
     Aggregate, Arg, Atom, CANDIDATE_VIEW, CellConstant, Expr, Literal, RelId,
 };
 use crate::lang::symbols::MAX_SIDE;
-use crate::lang::value::{CELL_STRIDE, Value};
+use crate::lang::value::{CELL_STRIDE, MAX_SET_MEMBER, Value};
 use itertools::Itertools;
 
 fn builtin_help(name: &str) -> String {
@@ -136,15 +137,18 @@ impl Checker<'_> {
             },
             ast::Expr::Str(s, _) => Some((self.symbols.intern(s), TypeFamily::Symbol)),
             // A set is a bitmask, bit `x` for member `x` (as `show_set`
-            // prints it), so a member must fit below the sign bit.
+            // prints it); `in_set` and `set` aggregates read bits 1 to
+            // MAX_SET_MEMBER only, so no other member could be read back.
             ast::Expr::Set(members, span) => {
-                let max = Value::BITS as i64 - 2;
-                match members.iter().find(|&&m| !(0..=max).contains(&m)) {
+                match members
+                    .iter()
+                    .find(|&&m| !(1..=MAX_SET_MEMBER).contains(&m))
+                {
                     Some(m) => {
                         self.error(
                             Diagnostic::new(*span, format!("a set cannot hold {m}"))
                                 .label("out of range")
-                                .help(format!("members of a set run from 0 to {max}")),
+                                .help(format!("members of a set run from 1 to {MAX_SET_MEMBER}")),
                         );
                         None
                     }
@@ -245,6 +249,9 @@ impl Checker<'_> {
                     Some((v, fam)) => {
                         if fam != ty.family() {
                             self.type_clash(a.span(), &format!("a {fam} constant"), ty);
+                            ok = false;
+                        } else if !set_constant_fits(a, ty) {
+                            self.type_clash(a.span(), "a set constant", ty);
                             ok = false;
                         }
                         Arg::Const(v)

@@ -113,6 +113,15 @@ impl Checker<'_> {
                         .label(format!("`{op}` between different types"))
                         .help("both sides of a comparison must be cells, numbers (digits), or symbols (units)"),
                 );
+            } else if let Some(t) = [(a, b), (b, a)].into_iter().find_map(|(x, y)| {
+                let t = written_type(y, scope)?;
+                (!set_constant_fits(x, t) && t == Type::Digit).then_some(t)
+            }) {
+                self.error(
+                    Diagnostic::new(*span, format!("type clash: comparing a set with a {t}"))
+                        .label(format!("`{op}` between a set and a {t}"))
+                        .help("a digit is written as a number (`D = 3`); a set constant such as `{3}` compares with a set"),
+                );
             }
         }
         let mut cmps = Vec::new();
@@ -141,6 +150,8 @@ impl Checker<'_> {
                 && f != cols[i].family()
             {
                 self.type_clash(span, &format!("a {f}"), cols[i]);
+            } else if !set_constant_fits(&ast_head.args[i], cols[i]) {
+                self.type_clash(span, "a set constant", cols[i]);
             }
         }
     }
@@ -167,6 +178,14 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// Whether a constant may stand where a value of type `ty` does as far as
+/// sets go: a set constant such as `{3}` is a number to the engine (a
+/// bitmask), but it stands for a set, so only a `set` column or a set's
+/// side of a comparison takes it (`placed(C, {3})` would mean digit 8).
+pub(super) fn set_constant_fits(e: &ast::Expr, ty: Type) -> bool {
+    !matches!(e, ast::Expr::Set(..)) || ty == Type::Set
 }
 
 /// The type of a term as written: a variable's inferred type, a constant's
@@ -230,6 +249,25 @@ mod tests {
             errors("eliminated(C, 1) :- cell(C), unit_kind(U, K), K = \"row\" + 1."),
             ["type clash: comparing a symbol with a number"]
         );
+    }
+
+    #[test]
+    fn a_set_constant_stands_only_for_a_set() {
+        // `{3}` is the bitmask 8: as a digit it would silently mean 8.
+        assert_eq!(
+            errors("eliminated(C, 1) :- placed(C, {3})."),
+            ["type clash: a set constant where a digit is expected"]
+        );
+        assert_eq!(
+            errors("eliminated(C, {3}) :- cell(C)."),
+            ["type clash: a set constant where a digit is expected"]
+        );
+        assert_eq!(
+            errors("eliminated(C, D) :- given(C, D), D = {3}."),
+            ["type clash: comparing a set with a digit"]
+        );
+        passes(".decl f(c: cell, s: set)\nf(C, S) :- cell(C), digit_set(S, 2), S != {3, 4}.");
+        passes(".decl f(c: cell)\nf(C) :- cell(C), in_set(2, {2, 7}).");
     }
 
     #[test]

@@ -76,6 +76,7 @@ impl Parser<'_> {
             | TokenKind::Int(_)
             | TokenKind::Str(_)
             | TokenKind::LParen
+            | TokenKind::LBrace
             | TokenKind::Minus => self.comparison(),
             _ => Err(self.missing_literal()),
         }

@@ -218,6 +218,13 @@ fn sets_are_written_as_reports_print_them() {
     assert_eq!(args[0], Expr::Set(vec![2, 7], sp(2, 7)));
     assert_eq!(args[1], Expr::Set(vec![], sp(9, 11)));
     assert!(matches!(&args[2], Expr::Set(m, _) if m == &[1, 3]));
+    // A set may start a comparison, as a number may.
+    let body = body_of("p(S) :- fits(C, S), {2,7} = S.");
+    assert!(
+        matches!(&body[1], Literal::Cmp(Expr::Set(m, _), CmpOp::Eq, Expr::Var(..), _) if m == &[2, 7]),
+        "{:?}",
+        body[1]
+    );
     let help = assert_error(
         "p({2,}) :- q(X).",
         "expected a member of the set (a whole number), found `}`",
