@@ -1599,6 +1599,35 @@ but_one(U, K, N) :- cols(U, S), digit_set(Q, 1), in_set(K, Q), R = S - Q,
 }
 
 #[test]
+fn unions_and_intersections_of_sets() {
+    // Every pair of digit sets of size 1 and 2 on a 4x4 grid, their union
+    // and their intersection, checked against the bitmasks' own.
+    let text = r#"
+.decl ops(a: set, b: set, u: set, i: set)
+ops(A, B, U, I) :- digit_set(A, 1), digit_set(B, 2), U = A | B, I = A & B.
+.decl mixed(a: set, b: set, v: set)
+mixed(A, B, V) :- digit_set(A, 2), digit_set(B, 2), V = A | B & {1, 2} - {}.
+"#;
+    let engine = bare_engine(text);
+    let solve = run_to_end(&engine, &cells(SMALL));
+    let sets = |k: u32| (2..32i64).step_by(2).filter(move |s| s.count_ones() == k);
+    let expected: BTreeSet<Vec<i64>> = sets(1)
+        .cartesian_product(sets(2).collect::<Vec<_>>())
+        .map(|(a, b)| vec![a, b, a | b, a & b])
+        .collect();
+    assert_eq!(expected.len(), 24);
+    let ops: BTreeSet<Vec<i64>> = facts_with_steps(&solve, "ops").into_keys().collect();
+    assert_eq!(ops, expected);
+    // `&` binds as `*` does, tighter than `|`, `+` and `-`.
+    let mixed = facts_with_steps(&solve, "mixed");
+    assert_eq!(mixed.len(), 36);
+    assert!(
+        mixed.keys().all(|v| v[2] == v[0] | (v[1] & 0b110)),
+        "{mixed:?}"
+    );
+}
+
+#[test]
 fn a_set_over_the_state_grows_through_what_is_known() {
     // `gone(C, M)`: M is a set of digits eliminated from C. Each fact's set
     // must be eliminated already when it is derived, a cell's sets grow

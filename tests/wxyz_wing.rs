@@ -11,8 +11,8 @@
 //! digit of S is restricted when no two of the four cells that have it as
 //! a candidate are apart (not peers); when every digit of S but Z is, Z
 //! leaves every other open cell that sees each of the four that has Z.
-//! The rules find the wings by joins over `fits` and count the restricted
-//! digits; the two agreeing on every puzzle is the check.
+//! The rules find the wings by unions of their cells' candidates and count
+//! the restricted digits; the two agreeing on every puzzle is the check.
 
 use crate::common;
 

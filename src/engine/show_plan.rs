@@ -616,6 +616,8 @@ impl Display for Expr<'_> {
             CExpr::Mul(a, b) => write!(f, "{} * {}", Operand2(a), Operand2(b)),
             CExpr::Div(a, b) => write!(f, "{} / {}", Operand2(a), Operand2(b)),
             CExpr::Mod(a, b) => write!(f, "{} % {}", Operand2(a), Operand2(b)),
+            CExpr::Union(a, b) => write!(f, "{} | {}", Expr(a), Operand2(b)),
+            CExpr::Inter(a, b) => write!(f, "{} & {}", Operand2(a), Operand2(b)),
         }
     }
 }

@@ -127,6 +127,10 @@ pub enum BinOp {
     Div,
     /// `%`: the remainder of Euclid's division, never negative.
     Mod,
+    /// `|`: the union of two sets (bitmasks).
+    Union,
+    /// `&`: the intersection of two sets.
+    Inter,
 }
 
 impl fmt::Display for BinOp {
@@ -137,6 +141,8 @@ impl fmt::Display for BinOp {
             BinOp::Mul => "*",
             BinOp::Div => "/",
             BinOp::Mod => "%",
+            BinOp::Union => "|",
+            BinOp::Inter => "&",
         })
     }
 }

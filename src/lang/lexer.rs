@@ -61,6 +61,10 @@ pub enum TokenKind {
     Minus,
     /// `*`
     Star,
+    /// `|` (the union of two sets)
+    Pipe,
+    /// `&` (the intersection of two sets)
+    Amp,
     /// `/` (not starting a comment)
     Slash,
     /// `%`
@@ -274,6 +278,8 @@ impl Lexer<'_> {
             b'+' => (TokenKind::Plus, 1),
             b'-' => (TokenKind::Minus, 1),
             b'*' => (TokenKind::Star, 1),
+            b'|' => (TokenKind::Pipe, 1),
+            b'&' => (TokenKind::Amp, 1),
             b'/' => (TokenKind::Slash, 1),
             b'%' => (TokenKind::Percent, 1),
             b'=' => (TokenKind::Eq, 1),
@@ -288,14 +294,14 @@ impl Lexer<'_> {
             b'"' => return self.string(),
             b'0'..=b'9' => return self.number(),
             _ if is_ident_start(b) => return self.ident(),
-            b'^' | b'&' | b'|' => {
+            b'^' => {
                 let op = char::from(b);
                 let diag = Diagnostic::new(
                     self.span(start, start + 1),
                     format!("the operator `{op}` is not supported"),
                 )
                 .label("unsupported operator")
-                .help("arithmetic in rules has `+`, `-`, `*`, `/` and `%`");
+                .help("arithmetic in rules has `+`, `-`, `*`, `/` and `%`, and sets have `|` (union) and `&` (intersection)");
                 self.pos += 1;
                 return self.error(start, start + 1, diag);
             }

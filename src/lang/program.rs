@@ -76,6 +76,10 @@ pub enum Expr<V = VarId> {
     /// `a % b`, the remainder of Euclid's division, never negative (no
     /// value when `b` is 0).
     Mod(Box<Expr<V>>, Box<Expr<V>>),
+    /// `a | b`, the union of two sets (bitmasks).
+    Union(Box<Expr<V>>, Box<Expr<V>>),
+    /// `a & b`, the intersection of two sets.
+    Inter(Box<Expr<V>>, Box<Expr<V>>),
 }
 
 impl<V: Copy> Expr<V> {
@@ -88,7 +92,9 @@ impl<V: Copy> Expr<V> {
             | Expr::Sub(a, b)
             | Expr::Mul(a, b)
             | Expr::Div(a, b)
-            | Expr::Mod(a, b) => {
+            | Expr::Mod(a, b)
+            | Expr::Union(a, b)
+            | Expr::Inter(a, b) => {
                 a.vars(out);
                 b.vars(out);
             }
@@ -106,7 +112,9 @@ impl<V: Copy> Expr<V> {
             | Expr::Sub(a, b)
             | Expr::Mul(a, b)
             | Expr::Div(a, b)
-            | Expr::Mod(a, b) => a.all_vars(holds) && b.all_vars(holds),
+            | Expr::Mod(a, b)
+            | Expr::Union(a, b)
+            | Expr::Inter(a, b) => a.all_vars(holds) && b.all_vars(holds),
             Expr::Neg(a) => a.all_vars(holds),
         }
     }
@@ -124,6 +132,8 @@ impl<V: Copy> Expr<V> {
             Expr::Mul(a, b) => a.eval(var)?.checked_mul(b.eval(var)?),
             Expr::Div(a, b) => a.eval(var)?.checked_div_euclid(b.eval(var)?),
             Expr::Mod(a, b) => a.eval(var)?.checked_rem_euclid(b.eval(var)?),
+            Expr::Union(a, b) => Some(a.eval(var)? | b.eval(var)?),
+            Expr::Inter(a, b) => Some(a.eval(var)? & b.eval(var)?),
         }
     }
 }

@@ -90,6 +90,8 @@ fn cexpr(e: &Expr, env: &FxHashMap<VarId, CExpr>) -> Option<CExpr> {
         Expr::Sub(a, b) => CExpr::Sub(Box::new(cexpr(a, env)?), Box::new(cexpr(b, env)?)),
         Expr::Neg(a) => CExpr::Neg(Box::new(cexpr(a, env)?)),
         Expr::Mul(a, b) => CExpr::Mul(Box::new(cexpr(a, env)?), Box::new(cexpr(b, env)?)),
+        Expr::Union(a, b) => CExpr::Union(Box::new(cexpr(a, env)?), Box::new(cexpr(b, env)?)),
+        Expr::Inter(a, b) => CExpr::Inter(Box::new(cexpr(a, env)?), Box::new(cexpr(b, env)?)),
         Expr::Div(a, b) => CExpr::Div(Box::new(cexpr(a, env)?), Box::new(cexpr(b, env)?)),
         Expr::Mod(a, b) => CExpr::Mod(Box::new(cexpr(a, env)?), Box::new(cexpr(b, env)?)),
     })
@@ -177,8 +179,12 @@ impl Builder<'_> {
         let mut remaining: Vec<&Atom> = rule.atoms.iter().collect();
         let mut pending_cmps: Vec<&(Expr, CmpOp, Expr)> = rule.cmps.iter().collect();
         let mut pending_negs: Vec<&Atom> = rule.negs.iter().collect();
+        // The variables a join binds, which `V = e` must not assign (see
+        // `apply_filters`). A static atom's variable may be assigned: the
+        // atom is then a lookup, where binding it first would list every
+        // value the atom holds (all of `digit_set`'s sets) and compare.
         let mut atom_vars = Vec::new();
-        for a in &rule.atoms {
+        for a in rule.atoms.iter().filter(|a| self.in_plan(a.rel)) {
             crate::engine::ir::atom_vars(a, &mut atom_vars);
         }
         // Guards are checked by the last operator, in the round that
@@ -498,9 +504,9 @@ impl Builder<'_> {
                     continue;
                 }
                 if *op == CmpOp::Eq {
-                    // `V = e` assigns only a variable that no atom binds:
-                    // one that an atom binds later is compared with `e`
-                    // once it is (a join would otherwise overwrite it).
+                    // `V = e` assigns only a variable that no join binds:
+                    // one that a join binds later is compared with `e`
+                    // once it is (the join would otherwise overwrite it).
                     let assign = match (a, b) {
                         (Expr::Var(v), e) | (e, Expr::Var(v))
                             if !env.contains_key(v) && !atom_vars.contains(v) =>

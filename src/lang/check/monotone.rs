@@ -171,7 +171,10 @@ impl Checker<'_> {
             match e {
                 Expr::Var(v) => negated && grown.contains(v),
                 Expr::Const(_) => false,
-                Expr::Add(a, b) => subtracts(a, grown, negated) || subtracts(b, grown, negated),
+                // A union or intersection with a shrinking set shrinks too.
+                Expr::Add(a, b) | Expr::Union(a, b) | Expr::Inter(a, b) => {
+                    subtracts(a, grown, negated) || subtracts(b, grown, negated)
+                }
                 Expr::Sub(a, b) => subtracts(a, grown, negated) || subtracts(b, grown, !negated),
                 Expr::Neg(a) => subtracts(a, grown, !negated),
                 // A grown set multiplied or divided is no set: call it
@@ -457,7 +460,10 @@ fn growth(e: &Expr, grown: &[VarId]) -> Growth {
     match e {
         Expr::Var(v) if grown.contains(v) => Growth::Up,
         Expr::Var(_) | Expr::Const(_) => Growth::Fixed,
-        Expr::Add(a, b) => add(growth(a, grown), growth(b, grown)),
+        // A union or intersection grows (as a set) with its sides.
+        Expr::Add(a, b) | Expr::Union(a, b) | Expr::Inter(a, b) => {
+            add(growth(a, grown), growth(b, grown))
+        }
         Expr::Sub(a, b) => add(growth(a, grown), flip(growth(b, grown))),
         Expr::Neg(a) => flip(growth(a, grown)),
         Expr::Mul(a, b) | Expr::Div(a, b) | Expr::Mod(a, b) => {

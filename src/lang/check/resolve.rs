@@ -207,6 +207,8 @@ impl Checker<'_> {
                     BinOp::Add => Expr::Add(a, b),
                     BinOp::Sub => Expr::Sub(a, b),
                     BinOp::Mul => Expr::Mul(a, b),
+                    BinOp::Union => Expr::Union(a, b),
+                    BinOp::Inter => Expr::Inter(a, b),
                     BinOp::Div => Expr::Div(a, b),
                     BinOp::Mod => Expr::Mod(a, b),
                 })

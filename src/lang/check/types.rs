@@ -157,6 +157,25 @@ impl Checker<'_> {
     }
 
     fn check_arith(&mut self, e: &Expr, scope: &Scope, span: Span) {
+        if let Expr::Union(a, b) | Expr::Inter(a, b) = e {
+            for x in [a, b] {
+                if let Expr::Var(v) = **x
+                    && let Some((t, _)) = scope.types[v]
+                    && t != Type::Set
+                    && t != Type::Number
+                {
+                    let name = &scope.names[v];
+                    self.error(
+                        Diagnostic::new(span, format!("type clash: `{name}`, a {t}, in a union or intersection"))
+                            .label("not a set")
+                            .help("`|` and `&` take sets, such as a `set` column's value or `{2,7}`; a digit D is the set `{D}` only through `in_set(D, S)`"),
+                    );
+                    return;
+                }
+                self.check_arith(x, scope, span);
+            }
+            return;
+        }
         if let Expr::Add(a, b)
         | Expr::Sub(a, b)
         | Expr::Mul(a, b)
@@ -197,6 +216,7 @@ fn written_type(e: &ast::Expr, scope: &Scope) -> Option<Type> {
             .get(name)
             .and_then(|&v| scope.types[v])
             .map(|(t, _)| t),
+        ast::Expr::Binary(ast::BinOp::Union | ast::BinOp::Inter, ..) => Some(Type::Set),
         ast::Expr::Int(..) | ast::Expr::Binary(..) | ast::Expr::Neg(..) => Some(Type::Number),
         ast::Expr::Str(..) => Some(Type::Symbol),
         ast::Expr::Set(..) => Some(Type::Set),
@@ -268,6 +288,25 @@ mod tests {
         );
         passes(".decl f(c: cell, s: set)\nf(C, S) :- cell(C), digit_set(S, 2), S != {3, 4}.");
         passes(".decl f(c: cell)\nf(C) :- cell(C), in_set(2, {2, 7}).");
+    }
+
+    #[test]
+    fn unions_and_intersections_take_sets() {
+        let p = passes(
+            ".decl f(c: cell, s: set)\nf(C, U) :- cell(C), digit_set(S, 2), digit_set(T, 3), U = S | T & {1, 2}.",
+        );
+        let u = p.rules[0].var_names.iter().position(|n| n == "U").unwrap();
+        assert_eq!(p.rules[0].var_types[u], Type::Set);
+        assert_eq!(
+            errors(
+                ".decl f(c: cell, s: set)\nf(C, U) :- placed(C, D), digit_set(S, 2), U = S | D."
+            ),
+            ["type clash: `D`, a digit, in a union or intersection"]
+        );
+        assert_eq!(
+            errors(".decl f(c: cell, s: set)\nf(C, U) :- cell(C), digit_set(S, 2), U = S & C."),
+            ["type clash: `C`, a cell, in a union or intersection"]
+        );
     }
 
     #[test]

@@ -78,22 +78,26 @@ impl Parser<'_> {
         Ok(Expr::Set(members, self.span(start, end)))
     }
 
-    /// A term: products joined by left-associative `+` and `-`.
+    /// A term: products joined by left-associative `+`, `-` and `|`
+    /// (union binds as addition does).
     pub(super) fn expr(&mut self, ctx: Ctx) -> PResult<Expr> {
         self.left_assoc(ctx, Self::product, |k| match k {
             TokenKind::Plus => Some(BinOp::Add),
             TokenKind::Minus => Some(BinOp::Sub),
+            TokenKind::Pipe => Some(BinOp::Union),
             _ => None,
         })
     }
 
-    /// Operands joined by left-associative `*`, `/` and `%`, which bind
-    /// tighter than `+` and `-`.
+    /// Operands joined by left-associative `*`, `/`, `%` and `&`
+    /// (intersection binds as multiplication does), which bind tighter
+    /// than `+`, `-` and `|`.
     fn product(&mut self, ctx: Ctx) -> PResult<Expr> {
         self.left_assoc(ctx, Self::unary, |k| match k {
             TokenKind::Star => Some(BinOp::Mul),
             TokenKind::Slash => Some(BinOp::Div),
             TokenKind::Percent => Some(BinOp::Mod),
+            TokenKind::Amp => Some(BinOp::Inter),
             _ => None,
         })
     }
