@@ -13,7 +13,9 @@
 //! that sees one of the four, where every cell of the four with X sees the
 //! pivot; then Z leaves every other open cell that sees the pivot and each
 //! of the four that has Z.
-//! The rules build the five-digit sets from `fits` and count the cells;
+//! The rules build the sets from unions of their cells' candidates (a
+//! locked set of four digits with a pivot whose other digit is outside
+//! them, as the reference's five-digit sets allow) and count the cells;
 //! the two agreeing on every puzzle is the check.
 
 use crate::common;
@@ -164,8 +166,9 @@ fn the_wing_is_rated_by_its_fullest_cell() {
 }
 
 /// `explain` tells a wing's elimination down to its set: the rules over
-/// five-digit sets (`in_set` of a set larger than `digit_set`'s) are
-/// re-derived, not left as "not derived in this solve".
+/// five-digit sets (`in_set` of a set larger than `digit_set`'s, unions
+/// of candidates) are re-derived, not left as "not derived in this
+/// solve".
 #[test]
 fn explain_tells_the_wing_down_to_its_set() {
     let out = stdout_of(sudolog().args([
@@ -183,7 +186,9 @@ fn explain_tells_the_wing_down_to_its_set() {
         out.starts_with("eliminated(r8c9, 7) — VWXYZ-wing:"),
         "{out}"
     );
-    for relation in ["vw_wing(", "vw_als(", "vw_fitting(", "vw_fits(", "vw_off("] {
+    for relation in [
+        "vw_wing(", "vw_als(", "vw_trio(", "vw_duo(", "vw_in(", "vw_off(",
+    ] {
         assert!(out.contains(relation), "{relation} in {out}");
     }
     assert!(!out.contains("not derived in this solve"), "{out}");
