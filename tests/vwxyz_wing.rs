@@ -187,7 +187,7 @@ fn explain_tells_the_wing_down_to_its_set() {
         "{out}"
     );
     for relation in [
-        "vw_wing(", "vw_als(", "vw_trio(", "vw_duo(", "vw_in(", "vw_off(",
+        "vw_wing(", "vw_als(", "vw_trio(", "vw_duo(", "vw_in(", "vw_gone(",
     ] {
         assert!(out.contains(relation), "{relation} in {out}");
     }
