@@ -645,6 +645,43 @@ fn check_warns_about_cells_outside_a_9x9_grid() {
 }
 
 #[test]
+fn units_outside_a_grid_are_warned_of_and_noted_as_cells_are() {
+    // `box10` and `"row12"` (a unit is a symbol, bare or quoted) are units
+    // of 16x16 and 25x25 grids only; `col9` is in every grid from 9x9 up.
+    let file = "tests/data/rules/units_beyond_9x9.dl";
+    let out = sudolog().args(["check", file]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: `box10` lies outside a 9x9 grid: no unit of a 9x9 puzzle")
+            && err.contains("units_beyond_9x9.dl:5:5")
+            && err.contains("warning: `row12` lies outside a 9x9 grid")
+            && err.contains("units_beyond_9x9.dl:6:5")
+            && err.contains("right only for 16x16 or larger puzzles")
+            && err.contains("2 warnings in the rule set"),
+        "{err}"
+    );
+    assert!(!err.contains("col9"), "{err}");
+    // A run on 9x9 notes them once, a run on 16x16 not at all.
+    let out = sudolog()
+        .args(["solve", "--format", "line", "--rules-add", file, "-"])
+        .write_stdin(format!("{ESSAY_1}\n{ESSAY_2}\n"))
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let note = "units_beyond_9x9.dl:5:5: box10 lies outside a 9x9 grid: no unit of this run's";
+    assert_eq!(err.matches(note).count(), 1, "{err}");
+    assert_eq!(err.lines().count(), 2, "{err}");
+    let out = sudolog()
+        .args(["solve", "--format", "line", "--rules-add", file])
+        .arg("tests/data/sixteen.txt")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
+#[test]
 fn a_run_notes_cells_outside_its_grid_once_per_size() {
     let rules = "tests/data/rules/cells_beyond_9x9.dl";
     // Two 9x9 puzzles: one note, not one per puzzle.

@@ -6,14 +6,14 @@
 //!   nothing `_` would not. (Inside a count, a variable named once is what
 //!   is counted, `count : { confined(U, T, D) }`: named for the reader, not
 //!   a slip; nor is one that a `.rating`'s `when` reads.)
-//! - a cell constant outside a 9x9 grid (`r10c1`). Rules are written for
-//!   every grid size, so it is no error, but on the commonest puzzles no
-//!   cell matches it; a run says so again for its own grid sizes (beyond
-//!   25x25, `r30c1`, the checker rejects it).
+//! - a cell or unit constant outside a 9x9 grid (`r10c1`, `box10`). Rules
+//!   are written for every grid size, so it is no error, but on the
+//!   commonest puzzles nothing matches it; a run says so again for its own
+//!   grid sizes (a cell beyond 25x25, `r30c1`, the checker rejects).
 
 use super::ast::{AggFunc, Expr, Literal, Rule, Span};
 use super::diag::Diagnostic;
-use super::program::CellConstant;
+use super::program::{GridConstant, GridName};
 use super::symbols::MAX_SIDE;
 use std::collections::BTreeMap;
 
@@ -49,39 +49,50 @@ pub fn lint_rule(rule: &Rule) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// The side of the grid that `check` measures cell constants against: the
-/// commonest size, and the one most rules are written for.
+/// The side of the grid that `check` measures cell and unit constants
+/// against: the commonest size, and the one most rules are written for.
 pub const USUAL_SIDE: usize = 9;
 
-/// The warning about a cell constant outside a 9x9 grid, if it is.
-pub fn lint_cell(cell: &CellConstant) -> Option<Diagnostic> {
+/// The warning about a cell or unit constant outside a 9x9 grid, if it is.
+pub fn lint_grid_constant(constant: &GridConstant) -> Option<Diagnostic> {
     let n = USUAL_SIDE;
-    if !cell.outside(n) {
+    if !constant.outside(n) {
         return None;
     }
     // The smallest grid it lies in: sides are squares (16, 25).
-    let larger = cell.row.max(cell.col) as usize;
-    let side = (1..)
-        .map(|b| b * b)
-        .find(|&s| s >= larger)
-        .unwrap_or(MAX_SIDE);
-    let sizes = if side >= MAX_SIDE {
-        format!("{MAX_SIDE}x{MAX_SIDE} puzzles")
-    } else {
-        format!("{side}x{side} or larger puzzles")
+    let larger = constant.largest() as usize;
+    let side = (1..).map(|b| b * b).find(|&s| s >= larger);
+    let sizes = match side {
+        Some(s) if s > MAX_SIDE => "no grid sudolog handles".to_string(),
+        Some(MAX_SIDE) => format!("{MAX_SIDE}x{MAX_SIDE} puzzles"),
+        Some(s) => format!("{s}x{s} or larger puzzles"),
+        None => "no grid sudolog handles".to_string(),
+    };
+    let (label, help) = match constant.what {
+        GridName::Cell { .. } => (
+            format!("beyond row or column {n}"),
+            format!(
+                "rows and columns run from 1 to the grid's size; this is right only for {sizes}"
+            ),
+        ),
+        GridName::Unit { kind, .. } => (
+            format!("beyond {kind} {n}"),
+            format!(
+                "rows, columns and boxes are numbered from 1 to the grid's size; this is right only for {sizes}"
+            ),
+        ),
     };
     Some(
         Diagnostic::new(
-            cell.span,
+            constant.span,
             format!(
-                "`{}` lies outside a {n}x{n} grid: no cell of a {n}x{n} puzzle matches it",
-                cell.name()
+                "`{}` lies outside a {n}x{n} grid: no {} of a {n}x{n} puzzle matches it",
+                constant.name(),
+                constant.kind()
             ),
         )
-        .label(format!("beyond row or column {n}"))
-        .help(format!(
-            "rows and columns run from 1 to the grid's size; this is right only for {sizes}"
-        )),
+        .label(label)
+        .help(help),
     )
 }
 

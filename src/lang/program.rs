@@ -279,35 +279,71 @@ impl Rule {
     }
 }
 
-/// A cell constant a rule names (`r10c1`), and where. The checker keeps
-/// them because rules are written for every grid size: a constant beyond a
-/// puzzle's grid is no error, but matches no cell of that puzzle.
+/// What a grid constant names: a cell by its row and column, or one of
+/// the grid's own units by its kind and number (all 1-based, as written).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CellConstant {
-    /// The row as written (1-based).
-    pub row: u32,
-    /// The column as written (1-based).
-    pub col: u32,
+pub enum GridName {
+    /// A cell (`r10c1`).
+    Cell {
+        /// The row.
+        row: u32,
+        /// The column.
+        col: u32,
+    },
+    /// A row, a column or a box (`box10`, or `"box10"`).
+    Unit {
+        /// `"row"`, `"col"` or `"box"`.
+        kind: &'static str,
+        /// Its number.
+        number: u32,
+    },
+}
+
+/// A cell or unit constant a rule names (`r10c1`, `box10`), and where.
+/// The checker keeps them because rules are written for every grid size: a
+/// constant beyond a puzzle's grid is no error, but matches nothing of
+/// that puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridConstant {
+    /// What it names.
+    pub what: GridName,
     /// Where it is written.
     pub span: Span,
     /// The rule that names it ([`Rule::id`]).
     pub rule: usize,
 }
 
-impl CellConstant {
-    /// Whether it lies outside an `n`x`n` grid (its row or column is
-    /// larger than `n`).
-    pub fn outside(&self, n: usize) -> bool {
-        self.row.max(self.col) as usize > n
+impl GridConstant {
+    /// The largest number in it: a row or a column, or a unit's number.
+    pub fn largest(&self) -> u32 {
+        match self.what {
+            GridName::Cell { row, col } => row.max(col),
+            GridName::Unit { number, .. } => number,
+        }
     }
 
-    /// Its name, as written (`r10c1`).
+    /// Whether it lies outside an `n`x`n` grid (a number larger than `n`).
+    pub fn outside(&self, n: usize) -> bool {
+        self.largest() as usize > n
+    }
+
+    /// What it names in general: `"cell"` or `"unit"`.
+    pub fn kind(&self) -> &'static str {
+        match self.what {
+            GridName::Cell { .. } => "cell",
+            GridName::Unit { .. } => "unit",
+        }
+    }
+
+    /// Its name, as reports print it (`r10c1`, `box10`).
     pub fn name(&self) -> String {
-        let (row, col) = (self.row as usize, self.col as usize);
-        super::value::cell_name(super::value::cell_value(
-            row.saturating_sub(1),
-            col.saturating_sub(1),
-        ))
+        match self.what {
+            GridName::Cell { row, col } => super::value::cell_name(super::value::cell_value(
+                (row as usize).saturating_sub(1),
+                (col as usize).saturating_sub(1),
+            )),
+            GridName::Unit { kind, number } => format!("{kind}{number}"),
+        }
     }
 }
 
@@ -354,10 +390,10 @@ pub struct Program {
     /// What is allowed but probably not meant (`sudolog check` shows it):
     /// see [`super::lint`].
     pub warnings: Vec<super::diag::Diagnostic>,
-    /// Every cell constant the rules name, in file order: `check` warns
-    /// about those outside a 9x9 grid, and a run notes those outside its
-    /// puzzles' grids ([`CellConstant::outside`]).
-    pub cell_constants: Vec<CellConstant>,
+    /// Every cell and unit constant the rules name, in file order: `check`
+    /// warns about those outside a 9x9 grid, and a run notes those outside
+    /// its puzzles' grids ([`GridConstant::outside`]).
+    pub grid_constants: Vec<GridConstant>,
 }
 
 impl Program {
@@ -515,7 +551,7 @@ impl Program {
             new_id[r.id] = Some(i);
             r.id = i;
         }
-        self.cell_constants
+        self.grid_constants
             .retain_mut(|c| match new_id.get(c.rule).copied().flatten() {
                 Some(i) => {
                     c.rule = i;

@@ -31,7 +31,7 @@ pub use super::program::body_relations;
 use super::ast::{self, SourceSet, Span, Type};
 use super::diag::{Diagnostic, Diagnostics};
 use super::program::{
-    CellConstant, Literal, Program, RatingAlternative, RelId, Relation, Rule, Technique, VarId,
+    GridConstant, Literal, Program, RatingAlternative, RelId, Relation, Rule, Technique, VarId,
 };
 use super::symbols::Symbols;
 use rustc_hash::FxHashMap;
@@ -81,7 +81,7 @@ pub fn check(files: Vec<ParsedFile>, sources: SourceSet) -> Result<Program, Diag
         symbols: checker.symbols,
         rules: checked.rules,
         warnings: checked.warnings,
-        cell_constants: checked.cell_constants,
+        grid_constants: checked.grid_constants,
         sources,
     };
     uniqueness_off_beside_constraints(&mut program);
@@ -126,9 +126,9 @@ struct Checker<'s> {
     symbols: Symbols,
     errors: Vec<Diagnostic>,
     sources: &'s SourceSet,
-    /// The cell constants resolved since the last rule was taken (the
-    /// rule's id is filled in then).
-    cells: Vec<CellConstant>,
+    /// The cell and unit constants resolved since the last rule was taken
+    /// (the rule's id is filled in then).
+    grid_names: Vec<GridConstant>,
     /// Queries may read the `candidate` view; rules may not.
     queries: bool,
 }
@@ -177,7 +177,7 @@ struct Checked {
     rules: Vec<Rule>,
     /// Warnings, rule by rule in file order.
     warnings: Vec<Diagnostic>,
-    cell_constants: Vec<CellConstant>,
+    grid_constants: Vec<GridConstant>,
 }
 
 impl<'s> Checker<'s> {
@@ -199,7 +199,7 @@ impl<'s> Checker<'s> {
             symbols,
             errors: Vec::new(),
             sources,
-            cells: Vec::new(),
+            grid_names: Vec::new(),
             queries,
         }
     }
@@ -238,26 +238,26 @@ impl<'s> Checker<'s> {
     }
 
     /// Every rule of every file, in order, through the per-rule passes;
-    /// each is linted, and the cell constants it names are kept.
+    /// each is linted, and the cell and unit constants it names are kept.
     fn rules(&mut self, files: &[ParsedFile]) -> Checked {
         let mut out = Checked {
             rules: Vec::new(),
             warnings: Vec::new(),
-            cell_constants: Vec::new(),
+            grid_constants: Vec::new(),
         };
         for file in files {
             let tier = file.module.tier.map_or(DEFAULT_TIER, |t| t.0);
             for rule in &file.module.rules {
                 out.warnings.extend(super::lint::lint_rule(rule));
                 let checked = self.rule(rule, &file.technique, out.rules.len());
-                let mut named = std::mem::take(&mut self.cells);
+                let mut named = std::mem::take(&mut self.grid_names);
                 if let Some(mut r) = checked {
                     named.sort_by_key(|c| c.span.start);
                     named.dedup_by_key(|c| c.span);
                     for mut c in named {
                         c.rule = r.id;
-                        out.warnings.extend(super::lint::lint_cell(&c));
-                        out.cell_constants.push(c);
+                        out.warnings.extend(super::lint::lint_grid_constant(&c));
+                        out.grid_constants.push(c);
                     }
                     r.tier = tier;
                     out.rules.push(r);

@@ -9,8 +9,9 @@ use super::types::set_constant_fits;
 use super::{Checker, Scope};
 use crate::lang::ast::{self, AggFunc, BinOp, CmpOp, Fold, Span, Type, TypeFamily, WhereOp};
 use crate::lang::diag::Diagnostic;
+use crate::lang::parser::unit_constant_parts;
 use crate::lang::program::{
-    Aggregate, Arg, Atom, CANDIDATE_VIEW, CellConstant, Expr, Literal, RelId,
+    Aggregate, Arg, Atom, CANDIDATE_VIEW, Expr, GridConstant, GridName, Literal, RelId,
 };
 use crate::lang::symbols::MAX_SIDE;
 use crate::lang::value::{CELL_STRIDE, MAX_SET_MEMBER, Value};
@@ -135,7 +136,18 @@ impl Checker<'_> {
                     None
                 }
             },
-            ast::Expr::Str(s, _) => Some((self.symbols.intern(s), TypeFamily::Symbol)),
+            ast::Expr::Str(s, span) => {
+                // `box10` and `"box10"` are one symbol: either names a unit
+                // that only larger grids have.
+                if let Some((kind, number)) = unit_constant_parts(s) {
+                    self.grid_names.push(GridConstant {
+                        what: GridName::Unit { kind, number },
+                        span: *span,
+                        rule: 0,
+                    });
+                }
+                Some((self.symbols.intern(s), TypeFamily::Symbol))
+            }
             // A set is a bitmask, bit `x` for member `x` (as `show_set`
             // prints it); `in_set` and `set` aggregates read bits 1 to
             // MAX_SET_MEMBER only, so no other member could be read back.
@@ -168,9 +180,11 @@ impl Checker<'_> {
                     );
                     return None;
                 }
-                self.cells.push(CellConstant {
-                    row: *row,
-                    col: *col,
+                self.grid_names.push(GridConstant {
+                    what: GridName::Cell {
+                        row: *row,
+                        col: *col,
+                    },
                     span: *span,
                     rule: 0,
                 });
@@ -594,6 +608,6 @@ mod tests {
         };
         assert_eq!(row.args, [Arg::Var(0), Arg::Var(*e)]);
         assert_eq!(cell.args, [Arg::Const(cell_value(1, 0))]);
-        assert_eq!(p.cell_constants.len(), 1);
+        assert_eq!(p.grid_constants.len(), 1);
     }
 }

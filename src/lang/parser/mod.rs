@@ -63,7 +63,7 @@ use super::lexer::TokenKind;
 use body::End;
 use cursor::Parser;
 use items::Stmt;
-pub use terms::is_unit_constant;
+pub use terms::{is_unit_constant, unit_constant_parts};
 
 /// Parses one rule file. `file` is the FileId its spans carry.
 ///

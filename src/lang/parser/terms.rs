@@ -43,10 +43,17 @@ fn cell(name: &str) -> Option<Option<(u32, u32)>> {
 /// symbols, so the name stands for the string `"box5"`; without this,
 /// `box5` would be a variable that matches every unit.
 pub fn is_unit_constant(name: &str) -> bool {
-    ["row", "col", "box"].iter().any(|kind| {
-        name.strip_prefix(kind).is_some_and(|n| {
-            !n.is_empty() && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit())
-        })
+    unit_constant_parts(name).is_some()
+}
+
+/// The kind and number of a unit constant (`box10`: `("box", 10)`), if
+/// `name` is one (see [`is_unit_constant`]; a number too large for `u32`
+/// is none).
+pub fn unit_constant_parts(name: &str) -> Option<(&'static str, u32)> {
+    ["row", "col", "box"].into_iter().find_map(|kind| {
+        let n = name.strip_prefix(kind)?;
+        let digits = !n.is_empty() && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit());
+        Some((kind, n.parse().ok().filter(|_| digits)?))
     })
 }
 
