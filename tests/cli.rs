@@ -662,6 +662,24 @@ fn units_outside_a_grid_are_warned_of_and_noted_as_cells_are() {
         "{err}"
     );
     assert!(!err.contains("col9"), "{err}");
+    // Beyond every grid, however large the number: still a unit, named
+    // as written, and no grid has it.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let far = dir.path().join("far.dl");
+    fs::write(
+        &far,
+        ".decl far(u: unit)\nfar(box26).\nfar(box4294967296).\n",
+    )
+    .expect("writes");
+    let out = sudolog().arg("check").arg(&far).output().expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`box26` lies outside")
+            && err.contains("`box4294967296` lies outside")
+            && err.contains("no grid sudolog handles has it (they go up to 25x25)")
+            && !err.contains("used once"),
+        "{err}"
+    );
     // A run on 9x9 notes them once, a run on 16x16 not at all.
     let out = sudolog()
         .args(["solve", "--format", "line", "--rules-add", file, "-"])

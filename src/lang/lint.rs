@@ -60,26 +60,26 @@ pub fn lint_grid_constant(constant: &GridConstant) -> Option<Diagnostic> {
         return None;
     }
     // The smallest grid it lies in: sides are squares (16, 25).
-    let larger = constant.largest() as usize;
-    let side = (1..).map(|b| b * b).find(|&s| s >= larger);
-    let sizes = match side {
-        Some(s) if s > MAX_SIDE => "no grid sudolog handles".to_string(),
-        Some(MAX_SIDE) => format!("{MAX_SIDE}x{MAX_SIDE} puzzles"),
-        Some(s) => format!("{s}x{s} or larger puzzles"),
-        None => "no grid sudolog handles".to_string(),
+    let larger = constant.largest();
+    let side = (1..=MAX_SIDE as u64 + 1)
+        .map(|b| b * b)
+        .find(|&s| s >= larger)
+        .map_or(usize::MAX, |s| s as usize);
+    let only = match side {
+        s if s > MAX_SIDE => {
+            format!("no grid sudolog handles has it (they go up to {MAX_SIDE}x{MAX_SIDE})")
+        }
+        MAX_SIDE => format!("this is right only for {MAX_SIDE}x{MAX_SIDE} puzzles"),
+        s => format!("this is right only for {s}x{s} or larger puzzles"),
     };
     let (label, help) = match constant.what {
         GridName::Cell { .. } => (
             format!("beyond row or column {n}"),
-            format!(
-                "rows and columns run from 1 to the grid's size; this is right only for {sizes}"
-            ),
+            format!("rows and columns run from 1 to the grid's size; {only}"),
         ),
         GridName::Unit { kind, .. } => (
             format!("beyond {kind} {n}"),
-            format!(
-                "rows, columns and boxes are numbered from 1 to the grid's size; this is right only for {sizes}"
-            ),
+            format!("rows, columns and boxes are numbered from 1 to the grid's size; {only}"),
         ),
     };
     Some(

@@ -295,7 +295,7 @@ pub enum GridName {
         /// `"row"`, `"col"` or `"box"`.
         kind: &'static str,
         /// Its number.
-        number: u32,
+        number: u64,
     },
 }
 
@@ -315,16 +315,16 @@ pub struct GridConstant {
 
 impl GridConstant {
     /// The largest number in it: a row or a column, or a unit's number.
-    pub fn largest(&self) -> u32 {
+    pub fn largest(&self) -> u64 {
         match self.what {
-            GridName::Cell { row, col } => row.max(col),
+            GridName::Cell { row, col } => u64::from(row.max(col)),
             GridName::Unit { number, .. } => number,
         }
     }
 
     /// Whether it lies outside an `n`x`n` grid (a number larger than `n`).
     pub fn outside(&self, n: usize) -> bool {
-        self.largest() as usize > n
+        self.largest() > n as u64
     }
 
     /// What it names in general: `"cell"` or `"unit"`.

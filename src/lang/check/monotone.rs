@@ -460,18 +460,19 @@ fn growth(e: &Expr, grown: &[VarId]) -> Growth {
     match e {
         Expr::Var(v) if grown.contains(v) => Growth::Up,
         Expr::Var(_) | Expr::Const(_) => Growth::Fixed,
-        // A union or intersection grows (as a set) with its sides.
-        Expr::Add(a, b) | Expr::Union(a, b) | Expr::Inter(a, b) => {
-            add(growth(a, grown), growth(b, grown))
-        }
+        Expr::Add(a, b) => add(growth(a, grown), growth(b, grown)),
         Expr::Sub(a, b) => add(growth(a, grown), flip(growth(b, grown))),
         Expr::Neg(a) => flip(growth(a, grown)),
-        Expr::Mul(a, b) | Expr::Div(a, b) | Expr::Mod(a, b) => {
-            match (growth(a, grown), growth(b, grown)) {
-                (Growth::Fixed, Growth::Fixed) => Growth::Fixed,
-                _ => Growth::Any,
-            }
-        }
+        // A union or intersection of a growing number (a `sum`, a `max`)
+        // moves either way: `max` 3 then 9 makes `P & 2` 2 then 0.
+        Expr::Mul(a, b)
+        | Expr::Div(a, b)
+        | Expr::Mod(a, b)
+        | Expr::Union(a, b)
+        | Expr::Inter(a, b) => match (growth(a, grown), growth(b, grown)) {
+            (Growth::Fixed, Growth::Fixed) => Growth::Fixed,
+            _ => Growth::Any,
+        },
     }
 }
 
@@ -556,6 +557,8 @@ mod tests {
             "few(U) :- unit(U), P = sum X : { in_unit(C, U), placed(C, X) }, 45 - P >= 5.",
             "few(U) :- unit(U), P = max X : { in_unit(C, U), placed(C, X) }, P * 2 > 9.",
             "few(U) :- unit(U), P = max X : { in_unit(C, U), placed(C, X) }, P != 3.",
+            // Bits of a growing number come and go: `max` 3, then 9.
+            "few(U) :- unit(U), P = max K : { in_unit(C, U), col(C, K), placed(C, _) }, P & {1} >= 2.",
         ] {
             assert_eq!(
                 errors(&format!(".decl few(u: unit)\n{rule}")),

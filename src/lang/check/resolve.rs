@@ -197,6 +197,26 @@ impl Checker<'_> {
         }
     }
 
+    /// Reports a number written as a side of `|` or `&` (`S | 3`, `S &
+    /// (K * 2)`): a bitmask that reads as a set of other members, the slip
+    /// a set constant `{3}` is there to avoid. A sum or difference may be
+    /// one of sets (`F - M`); its variables are typed later
+    /// (`check_arith`).
+    fn set_operands(&mut self, op: BinOp, sides: [&ast::Expr; 2], span: Span) {
+        let number = |e: &ast::Expr| match e {
+            ast::Expr::Int(..) | ast::Expr::Neg(..) => true,
+            ast::Expr::Binary(o, ..) => matches!(o, BinOp::Mul | BinOp::Div | BinOp::Mod),
+            _ => false,
+        };
+        if sides.iter().any(|e| number(e)) {
+            self.error(
+                Diagnostic::new(span, format!("type clash: a number in a set's `{op}`"))
+                    .label("not a set")
+                    .help("`|` and `&` take sets: write a set constant such as `{3}`, or a set variable"),
+            );
+        }
+    }
+
     /// Resolves an expression (no wildcards allowed).
     fn expr(&mut self, e: &ast::Expr, scope: &mut Scope, ctx: &str) -> Option<Expr> {
         match e {
@@ -213,7 +233,10 @@ impl Checker<'_> {
             | ast::Expr::Str(..)
             | ast::Expr::Set(..)
             | ast::Expr::Cell { .. } => self.constant(e).map(|(v, _)| Expr::Const(v)),
-            ast::Expr::Binary(op, a, b, _) => {
+            ast::Expr::Binary(op, a, b, span) => {
+                if matches!(op, BinOp::Union | BinOp::Inter) {
+                    self.set_operands(*op, [a, b], *span);
+                }
                 let a = self.expr(a, scope, ctx);
                 let b = self.expr(b, scope, ctx);
                 let (a, b) = (Box::new(a?), Box::new(b?));

@@ -159,11 +159,7 @@ impl Checker<'_> {
     fn check_arith(&mut self, e: &Expr, scope: &Scope, span: Span) {
         if let Expr::Union(a, b) | Expr::Inter(a, b) = e {
             for x in [a, b] {
-                if let Expr::Var(v) = **x
-                    && let Some((t, _)) = scope.types[v]
-                    && t != Type::Set
-                    && t != Type::Number
-                {
+                if let Some((v, t)) = not_a_set(x, scope) {
                     let name = &scope.names[v];
                     self.error(
                         Diagnostic::new(span, format!("type clash: `{name}`, a {t}, in a union or intersection"))
@@ -199,12 +195,36 @@ impl Checker<'_> {
     }
 }
 
-/// Whether a constant may stand where a value of type `ty` does as far as
-/// sets go: a set constant such as `{3}` is a number to the engine (a
-/// bitmask), but it stands for a set, so only a `set` column or a set's
-/// side of a comparison takes it (`placed(C, {3})` would mean digit 8).
+/// A variable of another type than a set's (a digit, a cell) among the
+/// terms that make a side of `|` or `&`, through sums and differences of
+/// sets (`S | (D + 0)`, with `D` a digit).
+fn not_a_set(e: &Expr, scope: &Scope) -> Option<(VarId, Type)> {
+    match e {
+        Expr::Var(v) => {
+            let (t, _) = scope.types[*v]?;
+            (t != Type::Set && t != Type::Number).then_some((*v, t))
+        }
+        Expr::Add(a, b) | Expr::Sub(a, b) => not_a_set(a, scope).or_else(|| not_a_set(b, scope)),
+        _ => None,
+    }
+}
+
+/// Whether a term may stand where a value of type `ty` does as far as
+/// sets go: a set constant such as `{3}`, or a union or intersection, is
+/// a number to the engine (a bitmask), but it stands for a set, so only a
+/// `set` column or a set's side of a comparison takes it (`placed(C, {3})`
+/// would mean digit 8).
 pub(super) fn set_constant_fits(e: &ast::Expr, ty: Type) -> bool {
-    !matches!(e, ast::Expr::Set(..)) || ty == Type::Set
+    !is_set_valued(e) || ty == Type::Set
+}
+
+/// Whether a term as written is a set: a set constant, or a union or
+/// intersection.
+fn is_set_valued(e: &ast::Expr) -> bool {
+    matches!(
+        e,
+        ast::Expr::Set(..) | ast::Expr::Binary(ast::BinOp::Union | ast::BinOp::Inter, ..)
+    )
 }
 
 /// The type of a term as written: a variable's inferred type, a constant's
@@ -307,6 +327,23 @@ mod tests {
             errors(".decl f(c: cell, s: set)\nf(C, U) :- cell(C), digit_set(S, 2), U = S & C."),
             ["type clash: `C`, a cell, in a union or intersection"]
         );
+        // A number is a bitmask of other members (3 is {0,1}), a digit
+        // through a sum too; a union compared with a digit is a clash.
+        assert_eq!(
+            errors(".decl f(c: cell, s: set)\nf(C, U) :- cell(C), digit_set(S, 2), U = S | 3."),
+            ["type clash: a number in a set's `|`"]
+        );
+        assert_eq!(
+            errors(
+                ".decl f(c: cell, s: set)\nf(C, U) :- placed(C, D), digit_set(S, 2), U = S | (D + 0)."
+            ),
+            ["type clash: `D`, a digit, in a union or intersection"]
+        );
+        assert_eq!(
+            errors(".decl f(c: cell)\nf(C) :- placed(C, D), digit_set(S, 2), D = S & {1, 2}."),
+            ["type clash: comparing a set with a digit"]
+        );
+        passes(".decl f(s: set)\nf(U) :- digit_set(S, 2), digit_set(T, 1), U = (S - T) | T & S.");
     }
 
     #[test]

@@ -47,13 +47,13 @@ pub fn is_unit_constant(name: &str) -> bool {
 }
 
 /// The kind and number of a unit constant (`box10`: `("box", 10)`), if
-/// `name` is one (see [`is_unit_constant`]; a number too large for `u32`
-/// is none).
-pub fn unit_constant_parts(name: &str) -> Option<(&'static str, u32)> {
+/// `name` is one (see [`is_unit_constant`]; a number too large for `u64`
+/// reads as `u64::MAX`, beyond every grid all the same).
+pub fn unit_constant_parts(name: &str) -> Option<(&'static str, u64)> {
     ["row", "col", "box"].into_iter().find_map(|kind| {
         let n = name.strip_prefix(kind)?;
         let digits = !n.is_empty() && !n.starts_with('0') && n.bytes().all(|b| b.is_ascii_digit());
-        Some((kind, n.parse().ok().filter(|_| digits)?))
+        digits.then(|| (kind, n.parse().unwrap_or(u64::MAX)))
     })
 }
 
