@@ -728,6 +728,34 @@ contradiction("both", C) :- placed(C, D), eliminated(C, D).
     }
 
     #[test]
+    fn a_static_atom_on_an_assigned_variable_is_a_lookup() {
+        // `U = K | {1}` is computed, and `digit_set(U, _)` tests it, right
+        // after the driver and after a join alike: no listing of every set
+        // compared with `U`.
+        check(
+            r#"
+.decl k(c: cell, s: set)
+k(C, S) :- placed(C, D), digit_set(S, 1), in_set(D, S).
+.decl u(c: cell, s: set)
+u(C, U) :- k(C, K), U = K | {1}, digit_set(U, _).
+.decl w(c: cell, s: set)
+w(C, U) :- k(C, K), k(C, J), K != J, U = K | J, digit_set(U, _).
+"#,
+            expect![[r#"
+                fixpoint: 8 variables, 5 operators
+                  t.dl:3 (tier 0): k(C, S) :- placed(C, D), digit_set(S, 1), in_set(D, S).
+                      0  extend placed by digit_set(->$8, 1) if in_set($1, $8) -> k($0, $8)  [memo]
+                  t.dl:5 (tier 0): u(C, U) :- k(C, K), U = K | {1}, digit_set(U, _).
+                      1  map k if digit_set($1 | 2, _) -> u($0, $1 | 2)
+                  t.dl:7 (tier 0): w(C, U) :- k(C, K), k(C, J), K != J, U = K | J, digit_set(U, _).
+                      2  map k -> rekey [$0 | $1]
+                      3  map k -> index:k [$0 | $1]
+                      4  join rekey with index:k if $4 != $8, digit_set($4 | $8, _) -> w($0, $4 | $8)
+            "#]],
+        );
+    }
+
+    #[test]
     fn threshold_count() {
         check(
             "placed(C, D) :- cell(C), digit(D), size(N), // every other digit:\n    count : { eliminated(C, E), E != D } >= N - 1.",

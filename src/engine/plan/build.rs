@@ -198,7 +198,16 @@ impl Builder<'_> {
 
         let (mut current, mut layout, mut driver_checks, mut dirty, mut wide) =
             self.driver(&mut remaining);
-        let driver_env = layout_env(&layout, 0);
+        // Assignments the driver's values compute (`U = K | J`) make a
+        // static atom on them a check here too; the comparisons stay
+        // pending, so later operators assign them again where needed.
+        let (driver_env, _) = self.apply_filters(
+            layout_env(&layout, 0),
+            &mut pending_cmps.clone(),
+            &mut Vec::new(),
+            Vec::new(),
+            &atom_vars,
+        );
         driver_checks.extend(self.absorb_bound(&mut remaining, &driver_env));
         let mut bound: Vec<VarId> = layout.iter().flatten().copied().collect();
         // Pruning guards that the driver binds filter it before anything
